@@ -1,0 +1,18 @@
+from arrayx._core.layout cimport Layout
+from arrayx._core.storage cimport Storage
+
+cdef class Array:
+    cdef readonly Storage _storage
+    cdef readonly Layout _layout
+    cdef readonly object dtype
+    cdef readonly int _code
+    cdef readonly bint _writeable
+    cdef object __weakref__
+
+    cdef char* ptr(self) noexcept
+    cdef object scalar(self)
+
+cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=*)
+cdef Array new_array(Layout layout, int code, object device, bint zero=*)
+cdef int code_of(object dtype) except -1
+cdef Array contiguous_copy(Array a, int code)

@@ -1,0 +1,376 @@
+"""The ``Array`` type: a dtype over a ``Layout`` over a shared ``Storage``.
+
+Views (indexing with ints, slices, ``...`` and ``None``; ``T``; ``mT``) share the storage and
+copy nothing. Writing through a view writes the base. Operators and the elementwise engine
+are added by the elementwise layer (``_elementwise_core``).
+"""
+from cpython.buffer cimport (
+    PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS, PyBUF_FORMAT, PyBUF_ND,
+    PyBUF_STRIDES, PyBUF_WRITABLE,
+)
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int64_t
+from libc.string cimport memcpy
+
+from arrayx._core.layout cimport (
+    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, permute,
+)
+from arrayx._core.storage cimport Storage
+from arrayx._engine cimport ITEMSIZE, allocate, copy_cast, read_scalar, write_scalar
+
+import numpy as np
+
+from arrayx import _devices, _dtypes
+
+cdef tuple DTYPES = _dtypes.DTYPES
+cdef dict CODE = _dtypes.CODE
+cdef object CPU = _devices.CPU
+# Buffer-protocol format strings, by dtype code.
+cdef const char* FORMATS[13]
+FORMATS[:] = [b"?", b"b", b"h", b"i", b"q", b"B", b"H", b"I", b"Q", b"f", b"d", b"Zf", b"Zd"]
+_API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+cdef int code_of(object dtype) except -1:
+    """arrayx's code for one of the 13 dtypes; TypeError for anything else."""
+    code = CODE.get(dtype)
+    if code is None:
+        code = CODE[_dtypes.as_dtype(dtype)]
+    return code
+
+
+cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=True):
+    """An Array over ``storage`` seen through ``layout``; checks the layout lies inside it."""
+    cdef Array a = Array.__new__(Array)
+    cdef int64_t isz = ITEMSIZE[code]
+    if layout.size and (layout.min_offset() < 0
+                        or (layout.max_offset() + 1) * isz > storage.nbytes):
+        raise ValueError(f"{layout!r} reaches outside a buffer of {storage.nbytes} bytes")
+    a._storage = storage
+    a._layout = layout
+    a._code = code
+    a.dtype = DTYPES[code]
+    a._writeable = writeable and not storage.readonly
+    return a
+
+
+cdef inline Array view(Array base, Layout layout):
+    """A view of ``base`` (same storage, dtype and writeability); the layout is trusted."""
+    cdef Array a = Array.__new__(Array)
+    a._storage = base._storage
+    a._layout = layout
+    a._code = base._code
+    a.dtype = base.dtype
+    a._writeable = base._writeable
+    return a
+
+
+cdef Array new_array(Layout layout, int code, object device, bint zero=False):
+    """A fresh array of ``layout`` (C-contiguous) and dtype ``code`` on ``device``."""
+    return wrap(allocate(layout, code, device, zero), layout, code)
+
+
+cdef Array contiguous_copy(Array a, int code):
+    """A C-contiguous copy of ``a`` with dtype ``code``."""
+    cdef Layout L = contiguous_like(a._layout)
+    cdef Array out = new_array(L, code, a._storage.device)
+    copy_cast(a._storage, a._layout, a._code, out._storage, L, code)
+    return out
+
+
+def _reconstruct(bytes data, tuple shape, str dtype) -> Array:
+    cdef int64_t sh[MAXDIM]
+    for i in range(len(shape)):
+        sh[i] = shape[i]
+    cdef Layout L = contiguous(len(shape), sh)
+    cdef Array out = new_array(L, code_of(np.dtype(dtype)), CPU)
+    if len(data) != L.size * ITEMSIZE[out._code]:
+        raise ValueError("pickled array data does not match its shape")
+    memcpy(out._storage.data, <const char*>data, len(data))
+    return out
+
+
+cdef class Array:
+    """An n-dimensional array of one of the standard's 13 dtypes, on one device.
+
+    Create arrays with the creation functions (``asarray``, ``zeros``, ``arange``, ...), not
+    with this constructor.
+    """
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("arrayx arrays are made by creation functions such as arrayx.asarray")
+
+    cdef char* ptr(self) noexcept:
+        return self._storage.data + self._layout.offset * ITEMSIZE[self._code]
+
+    cdef object scalar(self):
+        return read_scalar(self.ptr(), self._code)
+
+    # --- attributes -------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple:
+        """The array's dimensions."""
+        return self._layout.shape
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._layout.ndim
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return self._layout.size
+
+    @property
+    def device(self):
+        """The device the array's memory lives on."""
+        return self._storage.device
+
+    @property
+    def T(self) -> Array:
+        """The transpose of a 2-D array (a view)."""
+        if self._layout.ndim != 2:
+            raise ValueError(f"T is defined for 2-D arrays only; this one has {self.ndim} "
+                             f"dimensions (use mT or permute_dims)")
+        return view(self, permute(self._layout, (1, 0)))
+
+    @property
+    def mT(self) -> Array:
+        """The transpose of the last two axes (a view)."""
+        cdef int n = self._layout.ndim
+        if n < 2:
+            raise ValueError(f"mT needs at least 2 dimensions, got {n}")
+        axes = list(range(n))
+        axes[n - 2], axes[n - 1] = n - 1, n - 2
+        return view(self, permute(self._layout, tuple(axes)))
+
+    @property
+    def _base_storage(self) -> Storage:
+        return self._storage
+
+    def __array_namespace__(self, *, api_version=None):
+        """The arrayx namespace (``api_version`` one of the standard's versions or None)."""
+        if api_version is not None and api_version not in _API_VERSIONS:
+            raise ValueError(f"unsupported array API version {api_version!r}; arrayx supports "
+                             f"{', '.join(_API_VERSIONS)}")
+        import arrayx
+        return arrayx
+
+    def to_device(self, device, /, *, stream=None) -> Array:
+        """This array on ``device`` (itself when it is there already)."""
+        if stream is not None:
+            raise ValueError("arrayx's CPU device takes no stream")
+        dev = _devices.as_device(device)
+        if dev == self._storage.device:
+            return self
+        raise ValueError(f"cannot move an array from {self.device} to {dev}")
+
+    # --- Python scalars ---------------------------------------------------------------------
+
+    def __bool__(self) -> bool:
+        if self._layout.ndim != 0:
+            raise ValueError(f"the truth value of an array of shape {self.shape} is ambiguous")
+        return bool(self.scalar())
+
+    def __int__(self) -> int:
+        v = _only_scalar(self, "int")
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to int")
+        return int(v)
+
+    def __float__(self) -> float:
+        v = _only_scalar(self, "float")
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to float")
+        return float(v)
+
+    def __complex__(self) -> complex:
+        return complex(_only_scalar(self, "complex"))
+
+    def __index__(self) -> int:
+        if not 1 <= self._code <= 8:
+            raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
+        return _only_scalar(self, "an index")
+
+    def __len__(self) -> int:
+        if self._layout.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self._layout.shape_[0]
+
+    # --- printing ---------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        if self._storage.device != CPU:
+            return f"Array(shape={self.shape}, dtype={self.dtype}, device={self.device})"
+        body = np.array2string(np.asarray(self), separator=", ", prefix="Array(")
+        return f"Array({body}, dtype={self.dtype})"
+
+    def __str__(self) -> str:
+        if self._storage.device != CPU:
+            return repr(self)
+        return np.array2string(np.asarray(self))
+
+    # --- indexing ---------------------------------------------------------------------------
+
+    def __getitem__(self, key):
+        cdef Layout L = basic_index(self._layout, _basic_key(key))
+        return view(self, L)
+
+    def __setitem__(self, key, value):
+        cdef Layout L = basic_index(self._layout, _basic_key(key))
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
+        cdef Array v
+        cdef char* p
+        if isinstance(value, (bool, int, float, complex)):
+            if L.size == 1:
+                p = self._storage.data + L.offset * ITEMSIZE[self._code]
+                write_scalar(p, self._code, _scalar_for(value, self._code))
+                return
+            v = scalar_array(_scalar_for(value, self._code), self._code, self._storage.device)
+        elif isinstance(value, Array):
+            v = <Array>value
+            if v._storage.device != self._storage.device:
+                raise ValueError(f"cannot assign an array on {v.device} into one on "
+                                 f"{self.device}")
+            _check_assign_dtype(v._code, self._code)
+        else:
+            raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array; "
+                            f"use a Python scalar or an arrayx array")
+        cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
+        copy_cast(v._storage, src, v._code, self._storage, L, self._code)
+
+    # --- interop ----------------------------------------------------------------------------
+
+    def __getbuffer__(self, Py_buffer* buf, int flags):
+        if self._storage.device != CPU:
+            raise BufferError("only arrays on the CPU export a buffer")
+        if flags & PyBUF_WRITABLE and not self._writeable:
+            raise BufferError("the array is read-only")
+        cdef Layout L = self._layout
+        cdef int isz = ITEMSIZE[self._code]
+        if (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS and not L.c_contiguous:
+            raise BufferError("the array is not C-contiguous")
+        if (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS and not L.f_contiguous:
+            raise BufferError("the array is not Fortran-contiguous")
+        if (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS and not (
+                L.c_contiguous or L.f_contiguous):
+            raise BufferError("the array is not contiguous")
+        if (flags & PyBUF_STRIDES) != PyBUF_STRIDES and not L.c_contiguous:
+            raise BufferError("the array is not C-contiguous; ask for strides")
+        cdef Py_ssize_t* dims = <Py_ssize_t*>PyMem_Malloc(2 * max(L.ndim, 1) * sizeof(Py_ssize_t))
+        if dims == NULL:
+            raise MemoryError()
+        for i in range(L.ndim):
+            dims[i] = L.shape_[i]
+            dims[L.ndim + i] = L.strides_[i] * isz
+        buf.buf = self.ptr()
+        buf.obj = self
+        buf.len = L.size * isz
+        buf.itemsize = isz
+        buf.readonly = not self._writeable
+        buf.ndim = L.ndim
+        buf.format = <char*>FORMATS[self._code] if flags & PyBUF_FORMAT else NULL
+        buf.shape = dims if flags & PyBUF_ND else NULL
+        buf.strides = dims + L.ndim if (flags & PyBUF_STRIDES) == PyBUF_STRIDES else NULL
+        buf.suboffsets = NULL
+        buf.internal = dims
+
+    def __releasebuffer__(self, Py_buffer* buf):
+        PyMem_Free(buf.internal)
+
+    def __array__(self, dtype=None, copy=None):
+        """A NumPy array sharing this array's memory (CPU only)."""
+        if self._storage.device != CPU:
+            raise TypeError(f"an array on {self.device} cannot be converted to NumPy "
+                            f"implicitly; call to_device('cpu') first")
+        out = np.asarray(memoryview(self))
+        if not self._writeable and out.flags.writeable:
+            out.flags.writeable = False
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            if copy is False:
+                raise ValueError("a dtype conversion needs a copy, but copy=False")
+            return out.astype(dtype)
+        if copy:
+            return out.copy()
+        return out
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Export as a DLPack capsule (versioned when ``max_version >= (1, 0)``)."""
+        from arrayx._dlpack import export
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple:
+        """``(device type, device id)`` as DLPack numbers them (1 is the CPU)."""
+        if self._storage.device == CPU:
+            return (1, 0)
+        return (2, self._storage.device.index)
+
+    def __reduce__(self):
+        cdef Array c = self if self._layout.c_contiguous and self._layout.offset == 0 \
+            and self._storage.nbytes == self.size * ITEMSIZE[self._code] \
+            else contiguous_copy(self, self._code)
+        data = (<char*>c.ptr())[:c.size * ITEMSIZE[c._code]]
+        return _reconstruct, (data, self.shape, self.dtype.str)
+
+    def __copy__(self) -> Array:
+        return contiguous_copy(self, self._code)
+
+    def __deepcopy__(self, memo) -> Array:
+        return contiguous_copy(self, self._code)
+
+
+cdef object _only_scalar(Array a, str what):
+    if a._layout.ndim != 0:
+        raise TypeError(f"only 0-d arrays can be converted to {what}; this one has shape "
+                        f"{a.shape}")
+    return a.scalar()
+
+
+cdef object _basic_key(object key):
+    """Check an index holds only ints, slices, ``...``, ``None`` and bools."""
+    if isinstance(key, (int, slice)) or key is None or key is Ellipsis:
+        return key
+    if isinstance(key, Array):
+        if (<Array>key)._layout.ndim == 0 and 1 <= (<Array>key)._code <= 8:
+            return key.__index__()
+        raise IndexError("integer and boolean array indices arrive with advanced indexing")
+    if isinstance(key, tuple):
+        return tuple([_basic_key(k) for k in key])
+    if isinstance(key, (list, float)):
+        raise IndexError(f"{type(key).__name__} is not a valid index; use ints, slices, ..., "
+                         f"None or arrays")
+    return key
+
+
+cdef object _scalar_for(object value, int code):
+    """Check a Python scalar may be assigned into an array of dtype ``code``."""
+    if isinstance(value, complex) and code < 11:
+        raise TypeError(f"cannot assign the complex scalar {value!r} into a "
+                        f"{DTYPES[code]} array")
+    if isinstance(value, float) and code < 9:
+        raise TypeError(f"cannot assign the float {value!r} into a {DTYPES[code]} array")
+    if isinstance(value, int) and not isinstance(value, bool) and code == 0:
+        raise TypeError(f"cannot assign the int {value!r} into a bool array")
+    return value
+
+
+cdef int _check_assign_dtype(int src, int dst) except -1:
+    """An array may be assigned where its dtype promotes to the destination's."""
+    if _dtypes.promote(DTYPES[src], DTYPES[dst]) != DTYPES[dst]:
+        raise TypeError(f"cannot assign an array of {DTYPES[src]} into one of {DTYPES[dst]}")
+    return 0
+
+
+cdef Array scalar_array(object value, int code, object device):
+    """A 0-d array of dtype ``code`` holding the Python scalar ``value``."""
+    cdef Array out = new_array(contiguous(0, NULL), code, device)
+    write_scalar(out._storage.data, code, value)
+    return out
+
+
+def _scalar_array(value, dtype, device=None) -> Array:
+    """A 0-d array holding a Python scalar (for the creation functions)."""
+    return scalar_array(value, code_of(dtype), _devices.as_device(device))

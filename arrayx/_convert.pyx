@@ -1,0 +1,181 @@
+"""Python objects into arrays: scalars, nested sequences and buffer-protocol exporters.
+
+``asarray`` (in ``_creation``) decides between these and DLPack; this module does the
+reading. Nested sequences are read in two passes over the objects: one to find the shape and
+the widest scalar kind, one to write each element straight into the new buffer.
+"""
+from cpython.buffer cimport PyBUF_RECORDS_RO, PyBuffer_Release, PyObject_GetBuffer
+from libc.stdint cimport int64_t
+
+from arrayx._array cimport Array, code_of, new_array, wrap
+from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
+from arrayx._core.storage cimport Storage, wrap as wrap_storage
+from arrayx._engine cimport ITEMSIZE, write_scalar
+
+from arrayx import _devices
+
+cdef enum:
+    K_BOOL = 0
+    K_INT = 1
+    K_FLOAT = 2
+    K_COMPLEX = 3
+
+# Default dtype code of each scalar kind: bool, int64, float64, complex128.
+cdef int DEFAULT_CODE[4]
+DEFAULT_CODE[:] = [0, 4, 10, 12]
+cdef object CPU = _devices.CPU
+
+# Buffer-protocol format characters (native, standard sizes) -> dtype codes.
+_FORMAT_CODES = {
+    "?": 0, "b": 1, "h": 2, "i": 3, "l": 4, "q": 4, "B": 5, "H": 6, "I": 7, "L": 8, "Q": 8,
+    "f": 9, "d": 10, "Zf": 11, "Zd": 12,
+}
+
+
+cdef inline int scalar_kind(object x) except -2:
+    """The kind of a scalar leaf, or -1 when ``x`` is not one."""
+    if isinstance(x, bool):
+        return K_BOOL
+    if isinstance(x, int):
+        return K_INT
+    if isinstance(x, float):
+        return K_FLOAT
+    if isinstance(x, complex):
+        return K_COMPLEX
+    if isinstance(x, Array) and (<Array>x)._layout.ndim == 0:
+        c = (<Array>x)._code
+        return K_BOOL if c == 0 else K_INT if c <= 8 else K_FLOAT if c <= 10 else K_COMPLEX
+    if hasattr(x, "dtype") and getattr(x, "shape", None) == ():
+        k = x.dtype.kind
+        if k in "biufc":
+            return "bifc".index(k if k != "u" else "i")
+    return -1
+
+
+cdef inline object leaf_value(object x):
+    """A scalar leaf as a Python scalar."""
+    if isinstance(x, (bool, int, float, complex)):
+        return x
+    if isinstance(x, Array):
+        return (<Array>x).scalar()
+    return x.item()
+
+
+cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
+    """Check ``obj`` has ``shape`` from ``depth`` on; return the widest leaf kind found."""
+    cdef int kind = -1, k
+    if depth == ndim:
+        k = scalar_kind(obj)
+        if k < 0:
+            if isinstance(obj, (list, tuple)):
+                raise ValueError("the nested sequence is ragged: its lengths differ")
+            raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
+        return k
+    if not isinstance(obj, (list, tuple)) or len(obj) != shape[depth]:
+        raise ValueError("the nested sequence is ragged: its lengths differ")
+    for item in obj:
+        k = scan(item, depth + 1, ndim, shape)
+        if k > kind:
+            kind = k
+    return kind
+
+
+cdef int fill(object obj, int depth, int ndim, char** ptr, int code) except -1:
+    """Write the leaves of ``obj`` in C order at ``*ptr``, advancing it."""
+    if depth == ndim:
+        write_scalar(ptr[0], code, leaf_value(obj))
+        ptr[0] += ITEMSIZE[code]
+        return 0
+    for item in obj:
+        fill(item, depth + 1, ndim, ptr, code)
+    return 0
+
+
+cdef int fill_int64(list obj, int64_t* out) except -1:
+    """The fast path of a flat list of Python ints into int64."""
+    cdef Py_ssize_t i
+    for i in range(len(obj)):
+        x = obj[i]
+        if type(x) is not int:
+            return -2
+        out[i] = x
+    return 0
+
+
+def from_sequence(obj, dtype, device) -> Array:
+    """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays)."""
+    cdef int64_t shape[MAXDIM]
+    cdef int ndim = 0
+    x = obj
+    while isinstance(x, (list, tuple)):
+        if ndim == MAXDIM:
+            raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
+        shape[ndim] = len(x)
+        ndim += 1
+        if len(x) == 0:
+            break
+        x = x[0]
+    cdef int kind = scan(obj, 0, ndim, shape)
+    cdef int code
+    if dtype is None:
+        code = DEFAULT_CODE[kind] if kind >= 0 else 10
+    else:
+        code = code_of(dtype)
+        _check_kind(kind, code)
+    cdef Layout L = contiguous(ndim, shape)
+    cdef Array out = new_array(L, code, device)
+    cdef char* p = out._storage.data
+    if ndim == 1 and code == 4 and isinstance(obj, list):
+        try:
+            if fill_int64(obj, <int64_t*>p) == 0:
+                return out
+        except OverflowError:
+            raise OverflowError("a Python int in the sequence does not fit in int64") from None
+    fill(obj, 0, ndim, &p, code)
+    return out
+
+
+cdef int _check_kind(int kind, int code) except -1:
+    if kind == K_COMPLEX and code < 11:
+        raise TypeError("cannot store complex values in a real dtype")
+    return 0
+
+
+def from_buffer(obj) -> Array:
+    """A zero-copy array over a buffer-protocol exporter (read-only if the buffer is)."""
+    mv = memoryview(obj)
+    fmt = mv.format.lstrip("@=")
+    code = _FORMAT_CODES.get(fmt)
+    if code is None or ITEMSIZE[code] != mv.itemsize:
+        raise TypeError(f"buffer format {mv.format!r} is not one of the standard's dtypes")
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t strides[MAXDIM]
+    cdef int isz = mv.itemsize
+    cdef int n = mv.ndim
+    if n > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
+    for i in range(n):
+        shape[i] = mv.shape[i]
+        if mv.strides[i] % isz:
+            raise ValueError("buffer strides are not a multiple of its item size")
+        strides[i] = mv.strides[i] // isz
+    cdef Layout L = new_layout(n, shape, strides, 0)
+    cdef int64_t lo = L.min_offset()
+    cdef int64_t hi = L.max_offset()
+    cdef Py_ssize_t address = _buffer_address(mv)
+    cdef Storage s
+    cdef Layout shifted
+    if L.size == 0:
+        lo = 0
+        hi = -1
+    shifted = new_layout(n, shape, strides, -lo)
+    s = wrap_storage(<char*>(address + lo * isz), (hi - lo + 1) * isz, mv, mv.readonly, CPU)
+    return wrap(s, shifted, code)
+
+
+cdef Py_ssize_t _buffer_address(object mv) except? -1:
+    cdef Py_buffer view
+    PyObject_GetBuffer(mv, &view, PyBUF_RECORDS_RO)
+    cdef Py_ssize_t address = <Py_ssize_t>view.buf
+    PyBuffer_Release(&view)
+    return address

@@ -1,0 +1,1 @@
+"""The strided core: ``Storage`` (one shared buffer) and ``Layout`` (shape, strides, offset)."""

@@ -1,0 +1,586 @@
+"""``Layout``: shape, signed element strides and an element offset, and the view algebra on it.
+
+Every view operation of arrayx is a pure function from a ``Layout`` to a new one: slicing with
+any step, permuting, adding and removing unit axes, broadcasting (stride 0), flipping (negative
+strides) and reshaping without a copy (``reshape`` returns ``None`` when a copy is needed).
+``coalesce`` reduces an iteration over several operands of one shape to the fewest dimensions,
+for the CPU and CUDA kernels alike.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.slice cimport PySlice_Unpack
+from libc.stdint cimport INT64_MAX, int64_t
+from libc.string cimport memcpy
+
+import operator
+
+
+class AxisError(ValueError, IndexError):
+    """An axis outside ``[-ndim, ndim)`` or repeated."""
+
+
+cdef extern from "Python.h":
+    Py_ssize_t PySlice_AdjustIndices(Py_ssize_t length, Py_ssize_t* start, Py_ssize_t* stop,
+                                     Py_ssize_t step) nogil
+
+
+cdef class Layout:
+    """Shape, strides (signed, in elements) and offset (in elements) of a strided array."""
+
+    def __dealloc__(self):
+        if self.shape_ != NULL and self.shape_ != self._inline:
+            PyMem_Free(self.shape_)
+
+    @property
+    def shape(self) -> tuple:
+        """The shape as a tuple of ints."""
+        if self._shape is None:
+            self._shape = tuple([self.shape_[i] for i in range(self.ndim)])
+        return self._shape
+
+    @property
+    def strides(self) -> tuple:
+        """The strides, in elements."""
+        return tuple([self.strides_[i] for i in range(self.ndim)])
+
+    cdef int64_t min_offset(self) noexcept:
+        """The smallest element offset the layout reaches (``offset`` when it is empty)."""
+        cdef int64_t m = self.offset
+        if self.size == 0:
+            return m
+        for i in range(self.ndim):
+            if self.strides_[i] < 0:
+                m += self.strides_[i] * (self.shape_[i] - 1)
+        return m
+
+    cdef int64_t max_offset(self) noexcept:
+        """The largest element offset the layout reaches (``offset - 1`` when it is empty)."""
+        cdef int64_t m = self.offset
+        if self.size == 0:
+            return m - 1
+        for i in range(self.ndim):
+            if self.strides_[i] > 0:
+                m += self.strides_[i] * (self.shape_[i] - 1)
+        return m
+
+    def extent(self) -> tuple:
+        """``(min, max)`` element offsets reached; ``max < min`` for an empty layout."""
+        return self.min_offset(), self.max_offset()
+
+    def __reduce__(self):
+        return _rebuild, (self.shape, self.strides, self.offset)
+
+    def __repr__(self) -> str:
+        return f"Layout(shape={self.shape}, strides={self.strides}, offset={self.offset})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return (self.shape, self.strides, self.offset) == (other.shape, other.strides,
+                                                           other.offset)
+
+    def __hash__(self):
+        return hash((self.shape, self.strides, self.offset))
+
+
+def _rebuild(shape: tuple, strides: tuple, offset: int) -> Layout:
+    return make(shape, strides, offset)
+
+
+def make(shape, strides=None, offset: int = 0) -> Layout:
+    """A layout from Python values; C-contiguous strides when ``strides`` is None."""
+    cdef int64_t sh[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    cdef int n = parse_shape(shape, sh)
+    if strides is None:
+        return contiguous(n, sh)
+    if len(strides) != n:
+        raise ValueError(f"{len(strides)} strides for {n} dimensions")
+    for i in range(n):
+        st[i] = strides[i]
+    return new_layout(n, sh, st, offset)
+
+
+cdef inline void _set_flags(Layout L) noexcept:
+    cdef int64_t expect = 1
+    cdef bint c = True, f = True
+    cdef int i
+    for i in range(L.ndim - 1, -1, -1):
+        if L.shape_[i] != 1:
+            if L.strides_[i] != expect:
+                c = False
+                break
+            expect *= L.shape_[i]
+    expect = 1
+    for i in range(L.ndim):
+        if L.shape_[i] != 1:
+            if L.strides_[i] != expect:
+                f = False
+                break
+            expect *= L.shape_[i]
+    if L.size == 0:
+        c = f = True
+    L.c_contiguous = c
+    L.f_contiguous = f
+
+
+cdef Layout _alloc(int ndim):
+    cdef Layout L = Layout.__new__(Layout)
+    L.ndim = ndim
+    if ndim <= INLINE_DIMS:
+        L.shape_ = L._inline
+    else:
+        L.shape_ = <int64_t*>PyMem_Malloc(2 * ndim * sizeof(int64_t))
+        if L.shape_ == NULL:
+            raise MemoryError()
+    L.strides_ = L.shape_ + ndim
+    return L
+
+
+cdef inline int64_t _size_of(int ndim, const int64_t* shape) except -1:
+    cdef int64_t size = 1
+    cdef int64_t nonzero = 1
+    cdef int i
+    for i in range(ndim):
+        if shape[i] < 0:
+            raise ValueError(f"negative dimension {shape[i]} in a shape")
+        if shape[i] == 0:
+            size = 0
+        elif nonzero > INT64_MAX // shape[i]:
+            raise ValueError("array is too big: its element count overflows 64 bits")
+        else:
+            nonzero *= shape[i]
+    return nonzero if size else 0
+
+
+cdef Layout new_layout(int ndim, const int64_t* shape, const int64_t* strides, int64_t offset):
+    """A layout with the given shape, strides and offset (the arrays are copied)."""
+    if ndim > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {ndim}")
+    cdef Layout L = _alloc(ndim)
+    if ndim:
+        memcpy(L.shape_, shape, ndim * sizeof(int64_t))
+        memcpy(L.strides_, strides, ndim * sizeof(int64_t))
+    L.offset = offset
+    L.size = _size_of(ndim, shape)
+    _set_flags(L)
+    return L
+
+
+cdef Layout contiguous(int ndim, const int64_t* shape, bint fortran=False):
+    """The C-ordered (or Fortran-ordered) layout of ``shape``, offset 0."""
+    if ndim > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {ndim}")
+    cdef Layout L = _alloc(ndim)
+    cdef int64_t s = 1
+    cdef int i
+    if ndim:
+        memcpy(L.shape_, shape, ndim * sizeof(int64_t))
+    L.size = _size_of(ndim, shape)
+    if fortran:
+        for i in range(ndim):
+            L.strides_[i] = s
+            s *= shape[i] if shape[i] else 1
+    else:
+        for i in range(ndim - 1, -1, -1):
+            L.strides_[i] = s
+            s *= shape[i] if shape[i] else 1
+    L.offset = 0
+    _set_flags(L)
+    return L
+
+
+cdef Layout contiguous_like(Layout src):
+    """A fresh C-ordered layout of ``src``'s shape."""
+    return contiguous(src.ndim, src.shape_)
+
+
+cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1:
+    """Bytes needed by a fresh contiguous buffer for ``layout``; ValueError if that overflows."""
+    if layout.size > INT64_MAX // itemsize:
+        raise ValueError("array is too big: its size in bytes overflows 64 bits")
+    return layout.size * itemsize
+
+
+cdef int parse_shape(object shape, int64_t* out) except -1:
+    """Parse an int or a sequence of ints into ``out``; return the number of dimensions."""
+    cdef int n, i
+    if isinstance(shape, int) and not isinstance(shape, bool):
+        out[0] = _as_dim(shape)
+        return 1
+    if isinstance(shape, (tuple, list)):
+        n = len(shape)
+        if n > MAXDIM:
+            raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
+        for i in range(n):
+            out[i] = _as_dim(shape[i])
+        return n
+    try:
+        return parse_shape(operator.index(shape), out)
+    except TypeError:
+        pass
+    try:
+        return parse_shape(tuple(shape), out)
+    except TypeError:
+        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}") from None
+
+
+cdef inline int64_t _as_dim(object d) except? -1:
+    if isinstance(d, bool):
+        raise TypeError(f"a dimension must be an int, got {d!r}")
+    try:
+        v = operator.index(d)
+    except TypeError:
+        raise TypeError(f"a dimension must be an int, got {type(d).__name__}") from None
+    if v < 0:
+        raise ValueError(f"negative dimensions are not allowed, got {v}")
+    if v > INT64_MAX:
+        raise ValueError(f"dimension {v} does not fit in 64 bits")
+    return v
+
+
+cdef int normalize_axis(object axis, int ndim) except -1:
+    """``axis`` as an index in ``[0, ndim)``; AxisError (a ValueError and IndexError) if not."""
+    if isinstance(axis, bool):
+        raise TypeError(f"an axis must be an int, got {axis!r}")
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"an axis must be an int, got {type(axis).__name__}") from None
+    if a < -ndim or a >= ndim:
+        raise AxisError(f"axis {a} is out of bounds for an array of {ndim} dimensions")
+    return a + ndim if a < 0 else a
+
+
+cdef list _axes_list(object axes, int ndim):
+    """Normalised axes of an int or a tuple; AxisError on a repeat."""
+    if not isinstance(axes, (tuple, list)):
+        axes = (axes,)
+    out = [normalize_axis(a, ndim) for a in axes]
+    if len(set(out)) != len(out):
+        raise AxisError(f"repeated axis in {tuple(axes)}")
+    return out
+
+
+cdef Layout permute(Layout a, object axes):
+    """The layout with its axes in the order ``axes`` (a permutation, negative axes allowed)."""
+    if not isinstance(axes, (tuple, list)):
+        raise TypeError(f"axes must be a tuple of ints, got {axes!r}")
+    if len(axes) != a.ndim:
+        raise ValueError(f"axes {tuple(axes)} do not match an array of {a.ndim} dimensions")
+    order = _axes_list(axes, a.ndim)
+    cdef Layout L = _alloc(a.ndim)
+    cdef int i, j
+    for i in range(a.ndim):
+        j = order[i]
+        L.shape_[i] = a.shape_[j]
+        L.strides_[i] = a.strides_[j]
+    L.offset = a.offset
+    L.size = a.size
+    _set_flags(L)
+    return L
+
+
+cdef Layout expand_dims(Layout a, object axes):
+    """Insert unit axes at ``axes`` (positions in the result)."""
+    if not isinstance(axes, (tuple, list)):
+        axes = (axes,)
+    cdef int n = a.ndim + len(axes)
+    if n > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
+    new = set(_axes_list(axes, n))
+    cdef Layout L = _alloc(n)
+    cdef int i, j = 0
+    for i in range(n):
+        if i in new:
+            L.shape_[i] = 1
+            L.strides_[i] = 0
+        else:
+            L.shape_[i] = a.shape_[j]
+            L.strides_[i] = a.strides_[j]
+            j += 1
+    L.offset = a.offset
+    L.size = a.size
+    _set_flags(L)
+    return L
+
+
+cdef Layout squeeze(Layout a, object axes):
+    """Remove the unit axes ``axes`` (None: every unit axis); ValueError for a non-unit one."""
+    if axes is None:
+        drop = {i for i in range(a.ndim) if a.shape_[i] == 1}
+    else:
+        drop = set(_axes_list(axes, a.ndim))
+        for i in drop:
+            if a.shape_[i] != 1:
+                raise ValueError(
+                    f"cannot squeeze axis {i} of size {a.shape_[i]}: only unit axes can be removed")
+    cdef Layout L = _alloc(a.ndim - len(drop))
+    cdef int j = 0
+    for i in range(a.ndim):
+        if i not in drop:
+            L.shape_[j] = a.shape_[i]
+            L.strides_[j] = a.strides_[i]
+            j += 1
+    L.offset = a.offset
+    L.size = a.size
+    _set_flags(L)
+    return L
+
+
+cdef Layout broadcast_to(Layout a, int ndim, const int64_t* shape):
+    """The layout broadcast to ``shape`` (stride 0 on new and stretched axes)."""
+    if ndim < a.ndim:
+        raise ValueError(
+            f"cannot broadcast shape {a.shape} to {_tuple(ndim, shape)}: fewer dimensions")
+    cdef Layout L = _alloc(ndim)
+    cdef int lead = ndim - a.ndim
+    cdef int i
+    for i in range(ndim):
+        L.shape_[i] = shape[i]
+        if i < lead:
+            L.strides_[i] = 0
+        elif a.shape_[i - lead] == shape[i]:
+            L.strides_[i] = a.strides_[i - lead]
+        elif a.shape_[i - lead] == 1:
+            L.strides_[i] = 0
+        else:
+            raise ValueError(f"cannot broadcast shape {a.shape} to {_tuple(ndim, shape)}")
+    L.offset = a.offset
+    L.size = _size_of(ndim, shape)
+    _set_flags(L)
+    return L
+
+
+cdef tuple _tuple(int n, const int64_t* v):
+    return tuple([v[i] for i in range(n)])
+
+
+cdef int broadcast_shapes(list layouts, int64_t* out) except -1:
+    """The broadcast shape of the layouts' shapes into ``out``; return its dimension count."""
+    cdef int n = 0
+    cdef Layout L
+    for L in layouts:
+        n = max(n, L.ndim)
+    cdef int i, k
+    cdef int64_t d
+    for i in range(n):
+        out[i] = 1
+    for L in layouts:
+        for i in range(L.ndim):
+            k = n - L.ndim + i
+            d = L.shape_[i]
+            if d != 1:
+                if out[k] == 1:
+                    out[k] = d
+                elif out[k] != d:
+                    raise ValueError(
+                        "shapes " + ", ".join(str(M.shape) for M in layouts)
+                        + " cannot be broadcast together")
+    return n
+
+
+cdef Layout flip(Layout a, object axes):
+    """Reverse the order of elements along ``axes`` (None: all) with negative strides."""
+    cdef list which = list(range(a.ndim)) if axes is None else _axes_list(axes, a.ndim)
+    cdef Layout L = new_layout(a.ndim, a.shape_, a.strides_, a.offset)
+    for i in which:
+        if L.shape_[i] > 0:
+            L.offset += L.strides_[i] * (L.shape_[i] - 1)
+        L.strides_[i] = -L.strides_[i]
+    _set_flags(L)
+    return L
+
+
+cdef Layout reshape(Layout a, int ndim, const int64_t* shape):
+    """The layout of ``a`` (read in C order) seen with ``shape``, or None if that needs a copy.
+
+    Merges runs of old axes that are contiguous with each other (as ``coalesce`` does), then
+    splits each run into the new axes that cover it, as NumPy's ``_attempt_nocopy_reshape``.
+    """
+    cdef int64_t size = _size_of(ndim, shape)
+    if size != a.size:
+        raise ValueError(f"cannot reshape an array of size {a.size} into shape "
+                         f"{_tuple(ndim, shape)}")
+    cdef int64_t st[MAXDIM]
+    cdef int i, oi = 0, oj = 1, ni = 0, nj = 1, ok, nk
+    cdef int64_t np_, op
+    cdef int64_t oshape[MAXDIM]
+    cdef int64_t ostr[MAXDIM]
+    cdef int on = 0
+    cdef Layout L
+    if size == 0 or a.c_contiguous:
+        L = contiguous(ndim, shape)
+        L.offset = a.offset
+        return L
+    for i in range(a.ndim):
+        if a.shape_[i] != 1:
+            oshape[on] = a.shape_[i]
+            ostr[on] = a.strides_[i]
+            on += 1
+    while ni < ndim and oi < on:
+        np_ = shape[ni]
+        op = oshape[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= shape[nj]
+                nj += 1
+            else:
+                op *= oshape[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if ostr[ok] != oshape[ok + 1] * ostr[ok + 1]:
+                return None
+        st[nj - 1] = ostr[oj - 1]
+        nk = nj - 1
+        while nk > ni:
+            st[nk - 1] = st[nk] * shape[nk]
+            nk -= 1
+        ni = nj
+        nj += 1
+        oi = oj
+        oj += 1
+    while ni < ndim:
+        st[ni] = 1
+        ni += 1
+    for i in range(ndim):
+        if shape[i] == 1:
+            st[i] = 0
+    return new_layout(ndim, shape, st, a.offset)
+
+
+cdef Layout basic_index(Layout a, object key):
+    """The view selected by a basic index: ints, slices, ``None``, ``...`` and bools."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    cdef int64_t offset = a.offset
+    cdef int n = 0, src = 0, consumed = 0, i
+    cdef Py_ssize_t start, stop, step, length, idx, dim
+    cdef bint seen_ellipsis = False
+    for k in key:
+        if k is None or isinstance(k, bool):
+            continue
+        if k is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+            continue
+        consumed += 1
+    if consumed > a.ndim:
+        raise IndexError(
+            f"too many indices for an array of {a.ndim} dimensions: {consumed} were given")
+    for k in key:
+        if n >= MAXDIM:
+            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
+        if isinstance(k, slice):
+            dim = a.shape_[src]
+            PySlice_Unpack(k, &start, &stop, &step)
+            length = PySlice_AdjustIndices(dim, &start, &stop, step)
+            shape[n] = length
+            st[n] = a.strides_[src] * step
+            if length > 0:
+                offset += start * a.strides_[src]
+            n += 1
+            src += 1
+        elif k is None:
+            shape[n] = 1
+            st[n] = 0
+            n += 1
+        elif k is Ellipsis:
+            for i in range(a.ndim - consumed):
+                shape[n] = a.shape_[src]
+                st[n] = a.strides_[src]
+                n += 1
+                src += 1
+        elif isinstance(k, bool):
+            shape[n] = 1 if k else 0
+            st[n] = 0
+            n += 1
+        else:
+            try:
+                idx = operator.index(k)
+            except TypeError:
+                raise IndexError(
+                    f"only integers, slices, ..., None and integer or boolean arrays are valid "
+                    f"indices, got {type(k).__name__}") from None
+            dim = a.shape_[src]
+            if idx < -dim or idx >= dim:
+                raise IndexError(
+                    f"index {idx} is out of bounds for axis {src} with size {dim}")
+            if idx < 0:
+                idx += dim
+            offset += idx * a.strides_[src]
+            src += 1
+    while src < a.ndim:
+        if n >= MAXDIM:
+            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
+        shape[n] = a.shape_[src]
+        st[n] = a.strides_[src]
+        n += 1
+        src += 1
+    return new_layout(n, shape, st, offset)
+
+
+cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept nogil:
+    """Reduce an iteration over ``nop`` operands of one shape to the fewest dimensions.
+
+    ``strides`` holds ``nop`` (at most ``MAX_COALESCE_OPERANDS``) rows of ``ndim`` element strides; both arrays are rewritten in
+    place. Unit axes are dropped, then neighbours merge where, for every operand,
+    ``stride[i] == stride[i + 1] * shape[i + 1]``. The result has at least two dimensions
+    (leading unit axes of stride 0 are added) so a 2-D kernel can take it; the new
+    dimension count is returned. An empty shape comes back as one zero-length axis. Both
+    arrays need room for ``max(ndim, 2)`` dimensions.
+    """
+    cdef int i, k, n = 0
+    for i in range(ndim):
+        if shape[i] == 0:
+            shape[0] = 1
+            shape[1] = 0
+            for k in range(nop):
+                strides[k * 2] = 0
+                strides[k * 2 + 1] = 0
+            return 2
+    # Drop unit axes (compacting rows in place is safe: n <= i).
+    for i in range(ndim):
+        if shape[i] != 1:
+            shape[n] = shape[i]
+            for k in range(nop):
+                strides[k * ndim + n] = strides[k * ndim + i]
+            n += 1
+    # Merge neighbours, right to left, into positions [m, n).
+    cdef int m = n
+    cdef bint ok
+    if n > 0:
+        m = n - 1
+        i = n - 2
+        while i >= 0:
+            ok = True
+            for k in range(nop):
+                if strides[k * ndim + i] != strides[k * ndim + m] * shape[m]:
+                    ok = False
+                    break
+            if ok:
+                shape[m] *= shape[i]
+            else:
+                m -= 1
+                shape[m] = shape[i]
+                for k in range(nop):
+                    strides[k * ndim + m] = strides[k * ndim + i]
+            i -= 1
+    cdef int out_n = n - m
+    cdef int pad = 2 - out_n if out_n < 2 else 0
+    cdef int total = out_n + pad
+    cdef int64_t tmp[MAX_COALESCE_OPERANDS * MAXDIM]
+    # Re-pack to rows of length ``total`` (through ``tmp``: rows may grow by the padding).
+    for k in range(nop):
+        for i in range(out_n):
+            tmp[k * total + pad + i] = strides[k * ndim + m + i]
+        for i in range(pad):
+            tmp[k * total + i] = 0
+    memcpy(strides, tmp, nop * total * sizeof(int64_t))
+    for i in range(out_n):
+        shape[pad + i] = shape[m + i]
+    for i in range(pad):
+        shape[i] = 1
+    return total

@@ -1,0 +1,10 @@
+cdef class Storage:
+    cdef char* data
+    cdef void* raw
+    cdef readonly Py_ssize_t nbytes
+    cdef readonly object device
+    cdef readonly object owner
+    cdef readonly bint readonly
+
+cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device)
+cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, object device)

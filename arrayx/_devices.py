@@ -1,0 +1,100 @@
+"""Devices: ``cpu`` and ``cuda:N`` as hashable objects, and the default device."""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["CPU", "Device", "as_device", "default_device", "set_default_device"]
+
+
+class Device:
+    """A place where an array's memory lives: ``Device("cpu")`` or ``Device("cuda", n)``."""
+
+    __slots__ = ("kind", "index")
+
+    def __init__(self, kind: str, index: int = 0) -> None:
+        if kind not in ("cpu", "cuda"):
+            raise ValueError(f"unknown device kind {kind!r}; arrayx knows 'cpu' and 'cuda:N'")
+        self.kind = kind
+        self.index = int(index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = parse(other)
+            except ValueError:
+                return False
+        if not isinstance(other, Device):
+            return NotImplemented
+        return self.kind == other.kind and self.index == other.index
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.index))
+
+    def __str__(self) -> str:
+        return "cpu" if self.kind == "cpu" else f"cuda:{self.index}"
+
+    def __repr__(self) -> str:
+        return f"Device('{self}')"
+
+    def __reduce__(self) -> tuple:
+        return (Device, (self.kind, self.index))
+
+
+CPU = Device("cpu")
+
+
+def parse(name: str) -> Device:
+    """The device named ``cpu``, ``cuda`` or ``cuda:N``; ValueError for anything else."""
+    text = name.strip().lower()
+    if text == "cpu":
+        return CPU
+    if text == "cuda":
+        return Device("cuda", 0)
+    if text.startswith("cuda:") and text[5:].isdigit():
+        return Device("cuda", int(text[5:]))
+    raise ValueError(f"unknown device {name!r}; arrayx knows 'cpu' and 'cuda:N'")
+
+
+def available() -> tuple[Device, ...]:
+    """The devices arrayx can use here: the CPU (GPUs come with the CUDA backend)."""
+    return (CPU,)
+
+
+def _check(device: Device) -> Device:
+    if device not in available():
+        raise ValueError(
+            f"device {device} is not available here; available: "
+            + ", ".join(str(d) for d in available()))
+    return device
+
+
+_default: Device = CPU
+
+
+def default_device() -> Device:
+    """The device that creation functions use when ``device`` is None."""
+    return _default
+
+
+def set_default_device(device: Device | str) -> None:
+    """Set the default device (also settable with the ``ARRAYX_DEVICE`` environment variable)."""
+    global _default
+    _default = as_device(device)
+
+
+def as_device(device: object) -> Device:
+    """``device`` as an available ``Device``; None means the default device."""
+    if device is None:
+        return _default
+    if device is CPU:
+        return CPU
+    if isinstance(device, Device):
+        return _check(device)
+    if isinstance(device, str):
+        return _check(parse(device))
+    raise ValueError(f"{device!r} is not a device; use 'cpu', 'cuda:N' or a Device")
+
+
+if os.environ.get("ARRAYX_DEVICE"):
+    set_default_device(os.environ["ARRAYX_DEVICE"])

@@ -1,0 +1,320 @@
+"""DLPack 1.0 both ways: ``Array.__dlpack__`` (export) and ``from_dlpack`` (import).
+
+Export hands out a ``DLManagedTensorVersioned`` (capsule ``dltensor_versioned``) when the
+consumer asks for ``max_version >= (1, 0)``, else the legacy ``DLManagedTensor``
+(``dltensor``); the capsule keeps the exported array alive until the consumer's deleter runs.
+Import validates everything a capsule says (name, version, dtype, device, shape) before
+trusting it, and keeps the producer's memory alive through an owner that calls its deleter.
+"""
+from cpython.pycapsule cimport (
+    PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New,
+    PyCapsule_SetName,
+)
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport strcmp
+
+from arrayx._array cimport Array, contiguous_copy, wrap
+from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
+from arrayx._core.storage cimport Storage
+from arrayx._core.storage cimport wrap as wrap_storage
+from arrayx._engine cimport ITEMSIZE
+
+from arrayx import _devices
+
+cdef extern from *:
+    """
+    typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
+    typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
+    typedef struct {
+        void* data; DLDevice device; int32_t ndim; DLDataType dtype;
+        int64_t* shape; int64_t* strides; uint64_t byte_offset;
+    } DLTensor;
+    typedef struct DLManagedTensor {
+        DLTensor dl_tensor; void* manager_ctx; void (*deleter)(struct DLManagedTensor*);
+    } DLManagedTensor;
+    typedef struct { uint32_t major; uint32_t minor; } DLPackVersion;
+    typedef struct DLManagedTensorVersioned {
+        DLPackVersion version; void* manager_ctx;
+        void (*deleter)(struct DLManagedTensorVersioned*);
+        uint64_t flags; DLTensor dl_tensor;
+    } DLManagedTensorVersioned;
+    """
+    ctypedef struct DLDevice:
+        int32_t device_type
+        int32_t device_id
+    ctypedef struct DLDataType:
+        uint8_t code
+        uint8_t bits
+        uint16_t lanes
+    ctypedef struct DLTensor:
+        void* data
+        DLDevice device
+        int32_t ndim
+        DLDataType dtype
+        int64_t* shape
+        int64_t* strides
+        uint64_t byte_offset
+    ctypedef struct DLManagedTensor:
+        DLTensor dl_tensor
+        void* manager_ctx
+        void (*deleter)(DLManagedTensor*) noexcept nogil
+    ctypedef struct DLPackVersion:
+        uint32_t major
+        uint32_t minor
+    ctypedef struct DLManagedTensorVersioned:
+        DLPackVersion version
+        void* manager_ctx
+        void (*deleter)(DLManagedTensorVersioned*) noexcept nogil
+        uint64_t flags
+        DLTensor dl_tensor
+
+cdef enum:
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLInt = 0
+    kDLUInt = 1
+    kDLFloat = 2
+    kDLComplex = 5
+    kDLBool = 6
+    FLAG_READ_ONLY = 1
+    FLAG_IS_COPIED = 2
+
+# dtype code -> DLPack (type code, bits)
+cdef uint8_t DL_CODE[13]
+cdef uint8_t DL_BITS[13]
+DL_CODE[:] = [kDLBool, kDLInt, kDLInt, kDLInt, kDLInt, kDLUInt, kDLUInt, kDLUInt, kDLUInt,
+              kDLFloat, kDLFloat, kDLComplex, kDLComplex]
+DL_BITS[:] = [8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64, 64, 128]
+
+cdef object CPU = _devices.CPU
+
+
+# --- export ---------------------------------------------------------------------------------
+
+cdef void _decref(void* ctx) noexcept with gil:
+    Py_DECREF(<object>ctx)
+
+
+cdef void _release_ctx(void* ctx) noexcept nogil:
+    _decref(ctx)
+
+
+cdef void _delete_versioned(DLManagedTensorVersioned* m) noexcept nogil:
+    _release_ctx(m.manager_ctx)
+    free(m)
+
+
+cdef void _delete_legacy(DLManagedTensor* m) noexcept nogil:
+    _release_ctx(m.manager_ctx)
+    free(m)
+
+
+cdef void _capsule_versioned(object capsule) noexcept:
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        m = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        m.deleter(m)
+
+
+cdef void _capsule_legacy(object capsule) noexcept:
+    if PyCapsule_IsValid(capsule, b"dltensor"):
+        m = <DLManagedTensor*>PyCapsule_GetPointer(capsule, b"dltensor")
+        m.deleter(m)
+
+
+cdef void _fill_tensor(DLTensor* t, Array a, int64_t* dims) noexcept:
+    cdef Layout L = a._layout
+    t.data = a._storage.data
+    t.byte_offset = L.offset * ITEMSIZE[a._code]
+    t.device.device_type = kDLCPU
+    t.device.device_id = 0
+    t.ndim = L.ndim
+    t.dtype.code = DL_CODE[a._code]
+    t.dtype.bits = DL_BITS[a._code]
+    t.dtype.lanes = 1
+    for i in range(L.ndim):
+        dims[i] = L.shape_[i]
+        dims[L.ndim + i] = L.strides_[i]
+    t.shape = dims
+    t.strides = dims + L.ndim
+
+
+def export(Array a, stream, max_version, dl_device, copy):
+    """A DLPack capsule of ``a`` (see ``Array.__dlpack__``)."""
+    if a._storage.device != CPU:
+        raise BufferError(f"arrayx exports arrays on {a.device} with the CUDA backend only")
+    if stream is not None:
+        raise ValueError("a CPU array takes no stream (stream must be None)")
+    if dl_device is not None and tuple(dl_device) not in ((kDLCPU, 0), (kDLCPU, -1)):
+        raise BufferError(f"cannot export a CPU array to DLPack device {tuple(dl_device)}")
+    cdef bint copied = bool(copy)
+    if copied:
+        a = contiguous_copy(a, a._code)
+    cdef bint versioned = max_version is not None and tuple(max_version)[0] >= 1
+    cdef int n = a._layout.ndim
+    cdef DLManagedTensorVersioned* mv
+    cdef DLManagedTensor* ml
+    if versioned:
+        mv = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned)
+                                               + 2 * n * sizeof(int64_t))
+        if mv == NULL:
+            raise MemoryError()
+        mv.version.major = 1
+        mv.version.minor = 0
+        mv.flags = (0 if a._writeable else FLAG_READ_ONLY) | (FLAG_IS_COPIED if copied else 0)
+        _fill_tensor(&mv.dl_tensor, a, <int64_t*>(mv + 1))
+        Py_INCREF(a)
+        mv.manager_ctx = <void*>a
+        mv.deleter = _delete_versioned
+        return PyCapsule_New(mv, b"dltensor_versioned", _capsule_versioned)
+    if not a._writeable:
+        raise BufferError("a read-only array needs a versioned DLPack capsule "
+                          "(pass max_version=(1, 0))")
+    ml = <DLManagedTensor*>malloc(sizeof(DLManagedTensor) + 2 * n * sizeof(int64_t))
+    if ml == NULL:
+        raise MemoryError()
+    _fill_tensor(&ml.dl_tensor, a, <int64_t*>(ml + 1))
+    Py_INCREF(a)
+    ml.manager_ctx = <void*>a
+    ml.deleter = _delete_legacy
+    return PyCapsule_New(ml, b"dltensor", _capsule_legacy)
+
+
+# --- import ---------------------------------------------------------------------------------
+
+cdef class _Producer:
+    """Keeps an imported DLPack tensor alive; calls the producer's deleter when freed."""
+    cdef DLManagedTensorVersioned* versioned
+    cdef DLManagedTensor* legacy
+
+    def __dealloc__(self):
+        if self.versioned != NULL and self.versioned.deleter != NULL:
+            self.versioned.deleter(self.versioned)
+        if self.legacy != NULL and self.legacy.deleter != NULL:
+            self.legacy.deleter(self.legacy)
+
+
+cdef int _code_of(DLDataType t) except -1:
+    if t.lanes != 1:
+        raise TypeError(f"DLPack vector dtypes (lanes={t.lanes}) are not supported")
+    for c in range(13):
+        if DL_CODE[c] == t.code and DL_BITS[c] == t.bits:
+            return c
+    if t.code == kDLUInt and t.bits == 8:
+        return 5
+    raise TypeError(f"DLPack dtype (code={t.code}, bits={t.bits}) is not one of the "
+                    f"standard's dtypes")
+
+
+cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
+    if t.device.device_type not in (kDLCPU, kDLCUDAHost):
+        raise BufferError(f"DLPack device type {t.device.device_type} is not the CPU")
+    if t.ndim < 0 or t.ndim > MAXDIM:
+        raise ValueError(f"DLPack tensor has an invalid ndim {t.ndim}")
+    if t.ndim > 0 and t.shape == NULL:
+        raise ValueError("DLPack tensor has no shape")
+    cdef int code = _code_of(t.dtype)
+    cdef int64_t isz = ITEMSIZE[code]
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t strides[MAXDIM]
+    cdef Layout L
+    for i in range(t.ndim):
+        if t.shape[i] < 0:
+            raise ValueError(f"DLPack tensor has a negative dimension {t.shape[i]}")
+        shape[i] = t.shape[i]
+    if t.strides == NULL:
+        L = contiguous(t.ndim, shape)
+        for i in range(t.ndim):
+            strides[i] = L.strides_[i]
+    else:
+        for i in range(t.ndim):
+            strides[i] = t.strides[i]
+    L = new_layout(t.ndim, shape, strides, 0)
+    cdef int64_t lo = 0, hi = -1
+    if L.size:
+        lo = L.min_offset()
+        hi = L.max_offset()
+        if t.data == NULL:
+            raise ValueError("DLPack tensor has no data")
+    cdef char* base = <char*>t.data + t.byte_offset
+    cdef Storage s = wrap_storage(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU)
+    return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)
+
+
+def from_capsule(capsule) -> Array:
+    """An array over the memory a DLPack capsule describes (the capsule is consumed)."""
+    cdef _Producer owner = _Producer()
+    cdef DLManagedTensorVersioned* mv
+    cdef DLManagedTensor* ml
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        mv = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned")
+        if mv == NULL:
+            raise ValueError("empty DLPack capsule")
+        if mv.version.major != 1:
+            raise BufferError(f"DLPack version {mv.version.major}.{mv.version.minor} is not "
+                              f"supported (arrayx reads 1.x)")
+        PyCapsule_SetName(capsule, b"used_dltensor_versioned")
+        owner.versioned = mv
+        return _from_tensor(&mv.dl_tensor, owner, (mv.flags & FLAG_READ_ONLY) != 0)
+    if PyCapsule_IsValid(capsule, b"dltensor"):
+        ml = <DLManagedTensor*>PyCapsule_GetPointer(capsule, b"dltensor")
+        if ml == NULL:
+            raise ValueError("empty DLPack capsule")
+        PyCapsule_SetName(capsule, b"used_dltensor")
+        owner.legacy = ml
+        return _from_tensor(&ml.dl_tensor, owner, False)
+    raise TypeError("expected an unconsumed DLPack capsule ('dltensor' or "
+                    "'dltensor_versioned')")
+
+
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+    """An array from any object with ``__dlpack__`` (zero-copy unless ``copy=True``).
+
+    Parameters
+    ----------
+    x : object
+        A DLPack producer (an object with ``__dlpack__`` and ``__dlpack_device__``).
+    device : device, optional
+        Where the result lives; only the CPU is available here.
+    copy : bool, optional
+        True always copies, False never does (error if a copy is needed), None copies only
+        when needed.
+
+    Returns
+    -------
+    Array
+    """
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"{type(x).__name__} does not support DLPack (no __dlpack__)")
+    if device is not None:
+        _devices.as_device(device)
+        if _devices.as_device(device) != CPU:
+            raise ValueError(f"from_dlpack to {device} needs the CUDA backend")
+    dev_type, _ = x.__dlpack_device__()
+    kwargs = {"max_version": (1, 0)}
+    if copy is not None:
+        kwargs["copy"] = copy
+    if int(dev_type) not in (kDLCPU, kDLCUDAHost):
+        if copy is False:
+            raise ValueError("the producer's memory is not on the CPU and copy=False")
+        kwargs["dl_device"] = (kDLCPU, 0)
+    try:
+        capsule = x.__dlpack__(**kwargs)
+    except TypeError:
+        if copy is not None or "dl_device" in kwargs:
+            raise
+        capsule = x.__dlpack__()
+    cdef Array out = from_capsule(capsule)
+    if copy and not _copied(capsule):
+        out = contiguous_copy(out, out._code)
+    return out
+
+
+cdef bint _copied(object capsule):
+    name = PyCapsule_GetName(capsule)
+    if name != NULL and strcmp(name, b"used_dltensor_versioned") == 0:
+        m = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, name)
+        return (m.flags & FLAG_IS_COPIED) != 0
+    return False

@@ -1,0 +1,164 @@
+"""The 13 dtypes of the standard (NumPy dtype objects), their kinds, and type promotion.
+
+The standard fixes promotion within a kind (and between signed and unsigned integers); for the
+pairs it leaves open (integer with floating, bool with numeric, ``int64`` with ``uint64``)
+arrayx follows NumPy, because consumers rely on those results. Python scalars are "weak": they
+take the array's dtype where their kind fits in it.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+__all__ = [
+    "DTYPES", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128", "CODE", "KINDS", "as_dtype", "kind_of",
+    "promote", "result_type", "default_int", "default_float", "default_complex",
+    "default_index",
+]
+
+bool = np.dtype("bool")  # noqa: A001 - the standard's name
+int8 = np.dtype("int8")
+int16 = np.dtype("int16")
+int32 = np.dtype("int32")
+int64 = np.dtype("int64")
+uint8 = np.dtype("uint8")
+uint16 = np.dtype("uint16")
+uint32 = np.dtype("uint32")
+uint64 = np.dtype("uint64")
+float32 = np.dtype("float32")
+float64 = np.dtype("float64")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
+
+# Ordered by arrayx's dtype code (ax_types.hpp): every kernel table is indexed by it.
+DTYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+          float32, float64, complex64, complex128)
+CODE = {d: i for i, d in enumerate(DTYPES)}
+
+default_int = int64
+default_float = float64
+default_complex = complex128
+default_index = int64
+
+KINDS = {
+    "bool": (bool,),
+    "signed integer": (int8, int16, int32, int64),
+    "unsigned integer": (uint8, uint16, uint32, uint64),
+    "integral": (int8, int16, int32, int64, uint8, uint16, uint32, uint64),
+    "real floating": (float32, float64),
+    "complex floating": (complex64, complex128),
+    "numeric": DTYPES[1:],
+}
+
+# Category name -> (rank used for Python-scalar rules)
+_SCALAR_RANK = {"bool": 0, "int": 1, "float": 2, "complex": 3}
+
+
+def as_dtype(dtype: object) -> np.dtype:
+    """``dtype`` as one of the 13 dtypes; TypeError for anything else."""
+    if isinstance(dtype, np.dtype):
+        if dtype in CODE:
+            return dtype
+    else:
+        try:
+            d = np.dtype(dtype)
+        except (TypeError, ValueError):
+            d = None
+        if d is not None and d in CODE and (
+                isinstance(dtype, (str, type)) or hasattr(dtype, "dtype")):
+            return d
+    raise TypeError(f"{dtype!r} is not a data type of the array API standard")
+
+
+def kind_of(dtype: np.dtype) -> str:
+    """The scalar kind of a dtype: 'bool', 'int', 'float' or 'complex'."""
+    k = dtype.kind
+    if k == "b":
+        return "bool"
+    if k in "iu":
+        return "int"
+    if k == "f":
+        return "float"
+    return "complex"
+
+
+def _build_promotion() -> dict[tuple[np.dtype, np.dtype], np.dtype]:
+    table = {}
+    for a in DTYPES:
+        for b in DTYPES:
+            table[a, b] = np.promote_types(a, b)
+    return table
+
+
+_PROMOTION = _build_promotion()
+
+
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """The dtype two arrays of dtypes ``a`` and ``b`` promote to."""
+    return _PROMOTION[a, b]
+
+
+def _complex_of(d: np.dtype) -> np.dtype:
+    return complex64 if d == float32 else complex128
+
+
+def _scalar_kind(x: object) -> str | None:
+    if isinstance(x, builtins.bool):
+        return "bool"
+    if isinstance(x, int):
+        return "int"
+    if isinstance(x, float):
+        return "float"
+    if isinstance(x, complex):
+        return "complex"
+    return None
+
+
+def with_scalar(dtype: np.dtype, kind: str) -> np.dtype:
+    """The dtype of an operation between an array of ``dtype`` and a Python scalar of ``kind``."""
+    have = _SCALAR_RANK[kind_of(dtype)]
+    want = _SCALAR_RANK[kind]
+    if want <= have:
+        return dtype
+    if kind == "int":
+        return default_int
+    if kind == "float":
+        return default_float
+    return _complex_of(dtype) if dtype.kind == "f" else default_complex
+
+
+_DEFAULT_OF_KIND = {"bool": bool, "int": int64, "float": float64, "complex": complex128}
+
+
+def result_type(*arrays_and_dtypes: object) -> np.dtype:
+    """Apply the promotion rules to arrays, dtypes and Python scalars.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes
+        Arrays, dtypes and Python scalars (``bool``, ``int``, ``float``, ``complex``).
+
+    Returns
+    -------
+    dtype
+        The promoted dtype.
+    """
+    if not arrays_and_dtypes:
+        raise ValueError("result_type needs at least one array, dtype or scalar")
+    result = None
+    scalars = []
+    for x in arrays_and_dtypes:
+        kind = _scalar_kind(x)
+        if kind is not None:
+            scalars.append(kind)
+            continue
+        d = x.dtype if hasattr(x, "__array_namespace__") else as_dtype(x)
+        result = d if result is None else promote(result, d)
+    if result is None:
+        return _DEFAULT_OF_KIND[max(scalars, key=_SCALAR_RANK.__getitem__)]
+    for kind in scalars:
+        result = with_scalar(result, kind)
+    return result

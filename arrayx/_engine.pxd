@@ -1,0 +1,17 @@
+from libc.stdint cimport int64_t
+
+from arrayx._core.layout cimport Layout
+from arrayx._core.storage cimport Storage
+from arrayx._kernels.cpu.kernels cimport loop2d_fn
+
+cdef int ITEMSIZE[13]
+
+cdef Storage allocate(Layout layout, int code, object device, bint zero=*)
+cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
+                   int dcode) except -1
+cdef bint may_overlap(Storage a, Layout al, int acode, Storage b, Layout bl,
+                      int bcode) noexcept
+cdef int write_scalar(char* ptr, int code, object value) except -1
+cdef object read_scalar(const char* ptr, int code)
+cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
+              int c1) except -1

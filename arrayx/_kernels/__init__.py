@@ -1,0 +1,1 @@
+"""arrayx's kernels. Imports nothing of arrayx outside ``arrayx._kernels``."""

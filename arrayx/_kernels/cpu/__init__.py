@@ -1,0 +1,1 @@
+"""CPU kernels: C++ loop templates (``*.hpp``) driven by Cython (``iterate``)."""

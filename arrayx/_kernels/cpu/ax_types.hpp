@@ -1,0 +1,68 @@
+// The 13 dtypes of the array API standard, as C++ types indexed by arrayx's dtype code.
+// The code order is fixed: every kernel table in arrayx is indexed by it.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace ax {
+
+enum Code : int {
+    BOOL = 0, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
+    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, NCODES
+};
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+
+template <int C> struct type_of;
+template <> struct type_of<BOOL> { using type = bool; };
+template <> struct type_of<INT8> { using type = int8_t; };
+template <> struct type_of<INT16> { using type = int16_t; };
+template <> struct type_of<INT32> { using type = int32_t; };
+template <> struct type_of<INT64> { using type = int64_t; };
+template <> struct type_of<UINT8> { using type = uint8_t; };
+template <> struct type_of<UINT16> { using type = uint16_t; };
+template <> struct type_of<UINT32> { using type = uint32_t; };
+template <> struct type_of<UINT64> { using type = uint64_t; };
+template <> struct type_of<FLOAT32> { using type = float; };
+template <> struct type_of<FLOAT64> { using type = double; };
+template <> struct type_of<COMPLEX64> { using type = c64; };
+template <> struct type_of<COMPLEX128> { using type = c128; };
+template <int C> using T_ = typename type_of<C>::type;
+
+template <class T> struct is_complex : std::false_type {};
+template <class T> struct is_complex<std::complex<T>> : std::true_type {};
+template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+
+// Kind bits, so that an op can say which codes it is defined for.
+enum Kind : unsigned {
+    K_BOOL = 1u << BOOL,
+    K_SINT = (1u << INT8) | (1u << INT16) | (1u << INT32) | (1u << INT64),
+    K_UINT = (1u << UINT8) | (1u << UINT16) | (1u << UINT32) | (1u << UINT64),
+    K_INT = K_SINT | K_UINT,
+    K_REAL_FLOAT = (1u << FLOAT32) | (1u << FLOAT64),
+    K_COMPLEX = (1u << COMPLEX64) | (1u << COMPLEX128),
+    K_FLOAT = K_REAL_FLOAT | K_COMPLEX,
+    K_REAL = K_INT | K_REAL_FLOAT,
+    K_NUMERIC = K_INT | K_FLOAT,
+    K_ALL = K_BOOL | K_NUMERIC,
+};
+
+// Every CPU kernel has this signature: a 2-D block of n0 x n1 elements over nop operands.
+// ptrs[k] points at operand k's first element; strides[2k] and strides[2k+1] are operand k's
+// outer and inner strides, counted in elements. The caller iterates all outer dimensions.
+using loop2d_fn = void (*)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1);
+
+// Calls F::template make<C>() for every code C and stores the results in a table.
+template <class F, class Fn, int... Cs>
+inline void fill_table_impl(Fn* table, std::integer_sequence<int, Cs...>) {
+    ((table[Cs] = F::template make<Cs>()), ...);
+}
+template <class F, class Fn>
+inline void fill_table(Fn* table) {
+    fill_table_impl<F>(table, std::make_integer_sequence<int, NCODES>{});
+}
+
+}  // namespace ax

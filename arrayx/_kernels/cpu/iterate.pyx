@@ -1,0 +1,128 @@
+"""The one strided driver of the CPU kernels.
+
+It takes a coalesced iteration space (``ndim`` dimensions, the last one innermost), the base
+pointers of ``nop`` operands and their element strides (``strides[k * ndim + d]``), and hands
+2-D blocks (the last two dimensions, or row and column chunks of them) to a typed ``loop2d_fn``.
+Above a size threshold the blocks are spread over OpenMP threads.
+"""
+import os
+
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t
+
+from arrayx._kernels.cpu.kernels cimport loop2d_fn
+
+cdef extern from "ax_omp.h" nogil:
+    int omp_get_max_threads()
+
+# Below this many elements a kernel runs on the calling thread: on a busy machine starting
+# threads costs more than it saves.
+cdef int64_t PARALLEL_MIN = 1 << 17
+# A parallel work unit covers about this many elements.
+cdef int64_t BLOCK = 1 << 15
+
+cdef int num_threads = 1
+
+
+def _default_threads() -> int:
+    env = os.environ.get("ARRAYX_NUM_THREADS")
+    if env:
+        return max(1, int(env))
+    return max(1, omp_get_max_threads())
+
+
+def get_num_threads() -> int:
+    """Return the number of threads the CPU kernels use above the size threshold."""
+    return num_threads
+
+
+def set_num_threads(int n) -> None:
+    """Set the number of threads the CPU kernels use (at least 1)."""
+    global num_threads
+    if n < 1:
+        raise ValueError(f"the thread count must be at least 1, got {n}")
+    num_threads = n
+
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #define AX_OPENMP_BUILT 1
+    #else
+    #define AX_OPENMP_BUILT 0
+    #endif
+    """
+    int AX_OPENMP_BUILT
+
+num_threads = _default_threads()
+
+
+def has_openmp() -> bool:
+    """Whether the kernels were built with OpenMP."""
+    return bool(AX_OPENMP_BUILT)
+
+
+cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
+                          const int64_t* strides, const int* itemsize, int64_t unit,
+                          int64_t row_blocks, int64_t col_blocks, int64_t rows_per,
+                          int64_t cols_per) noexcept nogil:
+    cdef char* ptrs[MAX_OPERANDS]
+    cdef int64_t st[2 * MAX_OPERANDS]
+    cdef int64_t cb = unit % col_blocks
+    cdef int64_t rest = unit // col_blocks
+    cdef int64_t rb = rest % row_blocks
+    cdef int64_t outer = rest // row_blocks
+    cdef int64_t n0 = shape[ndim - 2]
+    cdef int64_t n1 = shape[ndim - 1]
+    cdef int64_t r0 = rb * rows_per
+    cdef int64_t c0 = cb * cols_per
+    cdef int64_t idx, off
+    cdef int k, d
+    for k in range(nop):
+        off = r0 * strides[k * ndim + ndim - 2] + c0 * strides[k * ndim + ndim - 1]
+        idx = outer
+        d = ndim - 3
+        while d >= 0:
+            off += (idx % shape[d]) * strides[k * ndim + d]
+            idx = idx // shape[d]
+            d -= 1
+        ptrs[k] = base[k] + off * itemsize[k]
+        st[2 * k] = strides[k * ndim + ndim - 2]
+        st[2 * k + 1] = strides[k * ndim + ndim - 1]
+    fn(ptrs, st, min(rows_per, n0 - r0), min(cols_per, n1 - c0))
+
+
+cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
+              const int64_t* strides, const int* itemsize) noexcept nogil:
+    """Run ``fn`` over the whole iteration space; ``ndim`` is at least 2 (pad with size 1)."""
+    cdef int64_t n0 = shape[ndim - 2]
+    cdef int64_t n1 = shape[ndim - 1]
+    cdef int64_t outer = 1
+    cdef int d
+    for d in range(ndim - 2):
+        outer *= shape[d]
+    cdef int64_t total = outer * n0 * n1
+    if total == 0:
+        return
+    cdef int64_t rows_per = n0, cols_per = n1
+    cdef int threads = num_threads
+    if threads > 1 and total >= PARALLEL_MIN:
+        if n1 >= BLOCK:
+            cols_per = BLOCK
+            rows_per = 1
+        else:
+            rows_per = max(1, BLOCK // n1)
+    else:
+        threads = 1
+    cdef int64_t row_blocks = (n0 + rows_per - 1) // rows_per
+    cdef int64_t col_blocks = (n1 + cols_per - 1) // cols_per
+    cdef int64_t units = outer * row_blocks * col_blocks
+    cdef int64_t u
+    if threads == 1 or units == 1:
+        for u in range(units):
+            run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
+                     rows_per, cols_per)
+    else:
+        for u in prange(units, num_threads=threads, schedule="static"):
+            run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
+                     rows_per, cols_per)

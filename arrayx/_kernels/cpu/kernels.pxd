@@ -1,0 +1,18 @@
+# Declarations of the C++ kernel tables (header-only templates in this folder).
+from libc.stdint cimport int64_t
+
+cdef extern from "ax_types.hpp" namespace "ax" nogil:
+    ctypedef void (*loop2d_fn)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1)
+    int NCODES
+
+cdef extern from "ax_cast.hpp" namespace "ax" nogil:
+    loop2d_fn cast_kernel(int src_code, int dst_code)
+
+cdef extern from "ax_fill.hpp" namespace "ax" nogil:
+    ctypedef void (*progression_fn)(char* p, int64_t n, double start_re, double start_im,
+                                    double step_re, double step_im)
+    ctypedef void (*int_progression_fn)(char* p, int64_t n, int64_t start, int64_t step)
+    progression_fn progression_kernel(int code)
+    int_progression_fn int_progression_kernel(int code)
+    void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
+                       bint keep_lower, int64_t itemsize)

@@ -1,0 +1,148 @@
+"""Manipulation functions that are views: nothing here copies data (except ``reshape`` when it
+must and ``copy`` allows it)."""
+from libc.stdint cimport int64_t
+
+from arrayx._array cimport Array, contiguous_copy, wrap
+from arrayx._core.layout cimport (
+    MAXDIM, Layout, contiguous_like, parse_shape,
+)
+from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
+from arrayx._core.layout cimport broadcast_to as layout_broadcast_to
+from arrayx._core.layout cimport expand_dims as layout_expand_dims
+from arrayx._core.layout cimport flip as layout_flip
+from arrayx._core.layout cimport permute
+from arrayx._core.layout cimport reshape as layout_reshape
+from arrayx._core.layout cimport squeeze as layout_squeeze
+
+from arrayx._core.layout import make as make_layout
+
+__all__ = [
+    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "expand_dims", "flip",
+    "matrix_transpose", "permute_dims", "reshape", "squeeze",
+]
+
+
+cdef Array _arr(object x, str name):
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    return <Array>x
+
+
+cdef inline Array _view(Array a, Layout L, bint writeable=True):
+    return wrap(a._storage, L, a._code, writeable and a._writeable)
+
+
+def permute_dims(x, /, axes) -> Array:
+    """A view of ``x`` with its axes permuted (negative axes allowed)."""
+    cdef Array a = _arr(x, "permute_dims")
+    return _view(a, permute(a._layout, axes))
+
+
+def matrix_transpose(x, /) -> Array:
+    """A view of ``x`` with its last two axes swapped."""
+    return _arr(x, "matrix_transpose").mT
+
+
+def expand_dims(x, /, axis=0) -> Array:
+    """A view of ``x`` with unit axes inserted at ``axis`` (an int or a tuple of ints)."""
+    cdef Array a = _arr(x, "expand_dims")
+    return _view(a, layout_expand_dims(a._layout, axis))
+
+
+def squeeze(x, /, axis) -> Array:
+    """A view of ``x`` without the unit axes ``axis`` (ValueError for a non-unit one)."""
+    cdef Array a = _arr(x, "squeeze")
+    return _view(a, layout_squeeze(a._layout, axis))
+
+
+def flip(x, /, *, axis=None) -> Array:
+    """A view of ``x`` reversed along ``axis`` (default all), with negative strides."""
+    cdef Array a = _arr(x, "flip")
+    return _view(a, layout_flip(a._layout, axis))
+
+
+def reshape(x, /, shape, *, copy=None) -> Array:
+    """``x`` with a new shape: a view when one can serve, else a copy.
+
+    Parameters
+    ----------
+    x : Array
+    shape : tuple of ints
+        One entry may be -1 (inferred).
+    copy : bool, optional
+        True always copies; False never does (ValueError when a view cannot serve).
+
+    Returns
+    -------
+    Array
+    """
+    cdef Array a = _arr(x, "reshape")
+    cdef int64_t sh[MAXDIM]
+    cdef int n = _parse_reshape(shape, a._layout.size, sh)
+    cdef Layout L
+    if copy:
+        a = contiguous_copy(a, a._code)
+        return _view(a, layout_reshape(a._layout, n, sh))
+    L = layout_reshape(a._layout, n, sh)
+    if L is not None:
+        return _view(a, L)
+    if copy is False:
+        raise ValueError(f"reshaping an array of shape {a.shape} and strides "
+                         f"{a._layout.strides} to {tuple(shape)} needs a copy, but copy=False")
+    a = contiguous_copy(a, a._code)
+    return _view(a, layout_reshape(a._layout, n, sh))
+
+
+cdef int _parse_reshape(object shape, int64_t size, int64_t* out) except -1:
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(shape)
+    cdef int unknown = -1
+    cdef int64_t known = 1
+    cdef int n = len(shape)
+    if n > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
+    for i in range(n):
+        d = shape[i]
+        if isinstance(d, bool) or not isinstance(d, int):
+            d = d.__index__()
+        if d == -1:
+            if unknown >= 0:
+                raise ValueError("only one dimension of a new shape can be -1")
+            unknown = i
+            out[i] = 1
+        elif d < 0:
+            raise ValueError(f"invalid dimension {d} in shape {shape}")
+        else:
+            out[i] = d
+            known *= d
+    if unknown >= 0:
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
+        out[unknown] = size // known
+    return n
+
+
+def broadcast_to(x, /, shape) -> Array:
+    """A read-only view of ``x`` broadcast to ``shape`` (stride 0 on stretched axes)."""
+    cdef Array a = _arr(x, "broadcast_to")
+    cdef int64_t sh[MAXDIM]
+    cdef int n = parse_shape(shape, sh)
+    return _view(a, layout_broadcast_to(a._layout, n, sh), False)
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The shape that ``shapes`` broadcast to (ValueError if they do not)."""
+    layouts = [make_layout(s) for s in shapes]
+    cdef int64_t out[MAXDIM]
+    cdef int n = layout_broadcast_shapes(layouts, out)
+    return tuple([out[i] for i in range(n)])
+
+
+def broadcast_arrays(*arrays) -> tuple:
+    """Read-only views of ``arrays`` broadcast to one shape (a tuple)."""
+    cdef list arrs = [_arr(a, "broadcast_arrays") for a in arrays]
+    cdef int64_t out[MAXDIM]
+    cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
+    cdef Array a
+    return tuple([_view(a, layout_broadcast_to(a._layout, n, out), False) for a in arrs])

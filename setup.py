@@ -1,0 +1,85 @@
+"""Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it."""
+
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).parent
+
+
+def _compiler_accepts(flag: str) -> bool:
+    """Whether the C++ compiler builds and links an OpenMP program with ``flag``."""
+    cxx = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++"
+    src = "#include <omp.h>\nint main(){return omp_get_max_threads() > 0 ? 0 : 1;}\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "t.cpp"
+        path.write_text(src)
+        cmd = [*cxx.split(), flag, str(path), "-o", str(Path(tmp) / "t")]
+        try:
+            return subprocess.run(cmd, capture_output=True).returncode == 0
+        except OSError:
+            return False
+
+
+OPENMP = os.environ.get("ARRAYX_NO_OPENMP") is None and _compiler_accepts("-fopenmp")
+if not OPENMP:
+    print("arrayx: building without OpenMP (kernels run on one thread)", file=sys.stderr)
+
+COMPILE_ARGS = ["-O3", "-std=c++17", "-fno-math-errno", "-Wno-unused-function"]
+LINK_ARGS: list[str] = []
+if OPENMP:
+    COMPILE_ARGS.append("-fopenmp")
+    LINK_ARGS.append("-fopenmp")
+
+
+def extensions() -> list[Extension]:
+    exts = []
+    for pyx in sorted(HERE.glob("arrayx/**/*.pyx")):
+        rel = pyx.relative_to(HERE)
+        name = ".".join(rel.with_suffix("").parts)
+        exts.append(
+            Extension(
+                name,
+                [str(rel)],
+                language="c++",
+                include_dirs=[numpy.get_include(), str(HERE / "arrayx" / "_kernels" / "cpu")],
+                extra_compile_args=COMPILE_ARGS,
+                extra_link_args=LINK_ARGS,
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+            )
+        )
+    return exts
+
+
+class ParallelBuildExt(build_ext):
+    """Compile the extensions on every core."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+
+
+setup(
+    ext_modules=cythonize(
+        extensions(),
+        nthreads=os.cpu_count() or 1,
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+            "embedsignature": True,
+        },
+    ),
+    cmdclass={"build_ext": ParallelBuildExt},
+)
