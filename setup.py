@@ -1,5 +1,6 @@
 """Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -33,11 +34,22 @@ OPENMP = os.environ.get("ARRAYX_NO_OPENMP") is None and _compiler_accepts("-fope
 if not OPENMP:
     print("arrayx: building without OpenMP (kernels run on one thread)", file=sys.stderr)
 
-COMPILE_ARGS = ["-O3", "-std=c++17", "-fno-math-errno", "-Wno-unused-function"]
+COMPILE_ARGS = ["-O3", "-g0", "-std=c++17", "-fno-math-errno", "-Wno-unused-function"]
 LINK_ARGS: list[str] = []
 if OPENMP:
     COMPILE_ARGS.append("-fopenmp")
     LINK_ARGS.append("-fopenmp")
+
+
+def generate_headers() -> None:
+    """Write the op kernels' header from the op table (``arrayx/_kernels/ops.py``)."""
+    spec = importlib.util.spec_from_file_location("arrayx_ops", HERE / "arrayx/_kernels/ops.py")
+    ops = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ops)
+    target = HERE / "arrayx" / "_kernels" / "cpu" / "ax_ops.hpp"
+    text = ops.generate_cpu_header()
+    if not target.exists() or target.read_text() != text:
+        target.write_text(text)
 
 
 def extensions() -> list[Extension]:
@@ -68,6 +80,7 @@ class ParallelBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
 
+generate_headers()
 setup(
     ext_modules=cythonize(
         extensions(),

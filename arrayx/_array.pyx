@@ -16,13 +16,27 @@ from arrayx._core.layout cimport (
     MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, permute,
 )
 from arrayx._core.storage cimport Storage
-from arrayx._engine cimport ITEMSIZE, allocate, copy_cast, read_scalar, write_scalar
+from arrayx._engine cimport (
+    ITEMSIZE, allocate, binary, copy_cast, read_scalar, unary, write_scalar,
+)
 
 import numpy as np
 
 from arrayx import _devices, _dtypes
 
+from arrayx._engine import BINARY_NAMES, UNARY_NAMES
+
 cdef tuple DTYPES = _dtypes.DTYPES
+cdef dict UNARY_ID = {name: i for i, name in enumerate(UNARY_NAMES)}
+cdef dict BINARY_ID = {name: i for i, name in enumerate(BINARY_NAMES)}
+cdef int ADD = BINARY_ID["add"], SUB = BINARY_ID["subtract"], MUL = BINARY_ID["multiply"]
+cdef int EQ = BINARY_ID["equal"], NE = BINARY_ID["not_equal"], LT = BINARY_ID["less"]
+cdef int LE = BINARY_ID["less_equal"], GT = BINARY_ID["greater"]
+cdef int GE = BINARY_ID["greater_equal"]
+cdef int AND = BINARY_ID["bitwise_and"], OR = BINARY_ID["bitwise_or"]
+cdef int XOR = BINARY_ID["bitwise_xor"]
+cdef int NEG = UNARY_ID["negative"], POS = UNARY_ID["positive"], ABS = UNARY_ID["abs"]
+cdef int INVERT = UNARY_ID["bitwise_invert"]
 cdef dict CODE = _dtypes.CODE
 cdef object CPU = _devices.CPU
 # Buffer-protocol format strings, by dtype code.
@@ -242,6 +256,74 @@ cdef class Array:
         cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
         copy_cast(v._storage, src, v._code, self._storage, L, self._code)
 
+    # --- operators (the elementwise engine; more arrive with the elementwise issue) ----------
+
+    def __add__(self, other):
+        return binary_op(ADD, self, other, True)
+
+    def __radd__(self, other):
+        return binary_op(ADD, other, self, True)
+
+    def __sub__(self, other):
+        return binary_op(SUB, self, other, True)
+
+    def __rsub__(self, other):
+        return binary_op(SUB, other, self, True)
+
+    def __mul__(self, other):
+        return binary_op(MUL, self, other, True)
+
+    def __rmul__(self, other):
+        return binary_op(MUL, other, self, True)
+
+    def __and__(self, other):
+        return binary_op(AND, self, other, True)
+
+    def __rand__(self, other):
+        return binary_op(AND, other, self, True)
+
+    def __or__(self, other):
+        return binary_op(OR, self, other, True)
+
+    def __ror__(self, other):
+        return binary_op(OR, other, self, True)
+
+    def __xor__(self, other):
+        return binary_op(XOR, self, other, True)
+
+    def __rxor__(self, other):
+        return binary_op(XOR, other, self, True)
+
+    def __eq__(self, other):
+        return binary_op(EQ, self, other, True)
+
+    def __ne__(self, other):
+        return binary_op(NE, self, other, True)
+
+    def __lt__(self, other):
+        return binary_op(LT, self, other, True)
+
+    def __le__(self, other):
+        return binary_op(LE, self, other, True)
+
+    def __gt__(self, other):
+        return binary_op(GT, self, other, True)
+
+    def __ge__(self, other):
+        return binary_op(GE, self, other, True)
+
+    def __neg__(self):
+        return unary_op(NEG, self)
+
+    def __pos__(self):
+        return unary_op(POS, self)
+
+    def __abs__(self):
+        return unary_op(ABS, self)
+
+    def __invert__(self):
+        return unary_op(INVERT, self)
+
     # --- interop ----------------------------------------------------------------------------
 
     def __getbuffer__(self, Py_buffer* buf, int flags):
@@ -374,3 +456,67 @@ cdef Array scalar_array(object value, int code, object device):
 def _scalar_array(value, dtype, device=None) -> Array:
     """A 0-d array holding a Python scalar (for the creation functions)."""
     return scalar_array(value, code_of(dtype), _devices.as_device(device))
+
+
+cdef bint _is_scalar(object x):
+    return isinstance(x, (bool, int, float, complex))
+
+
+cdef Array _scalar_operand(object value, Array other, str name):
+    """A Python scalar as a 0-d array of the dtype it takes beside ``other``."""
+    d = _dtypes.with_scalar(other.dtype, _dtypes.kind_of_scalar(value))
+    cdef int code = CODE[d]
+    if code <= 8 and code >= 1 and isinstance(value, int) and not isinstance(value, bool):
+        lo, hi = _INT_RANGE[code]
+        if not lo <= value <= hi:
+            raise OverflowError(f"{name}: the Python int {value} does not fit in {d}")
+    return scalar_array(value, code, other._storage.device)
+
+
+_INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
+              ((c, np.iinfo(DTYPES[c])) for c in range(1, 9))}
+
+
+cdef object binary_op(int op, object a, object b, bint operator):
+    """``op`` on two arrays, or an array and a Python scalar (either side)."""
+    cdef Array x, y
+    if isinstance(a, Array):
+        x = <Array>a
+        if isinstance(b, Array):
+            y = <Array>b
+        elif _is_scalar(b):
+            y = _scalar_operand(b, x, BINARY_NAMES[op])
+        elif operator:
+            return NotImplemented
+        else:
+            raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
+                            f"{type(b).__name__}")
+    elif isinstance(b, Array) and _is_scalar(a):
+        y = <Array>b
+        x = _scalar_operand(a, y, BINARY_NAMES[op])
+    elif operator:
+        return NotImplemented
+    else:
+        raise TypeError(f"{BINARY_NAMES[op]} needs at least one array; got "
+                        f"{type(a).__name__} and {type(b).__name__}")
+    s, L, c = binary(op, x._storage, x._layout, x._code, y._storage, y._layout, y._code)
+    return wrap(s, L, c)
+
+
+cdef Array unary_op(int op, object a):
+    """``op`` on an array."""
+    if not isinstance(a, Array):
+        raise TypeError(f"{UNARY_NAMES[op]} expects an arrayx array, got {type(a).__name__}")
+    cdef Array x = <Array>a
+    s, L, c = unary(op, x._storage, x._layout, x._code)
+    return wrap(s, L, c)
+
+
+def apply_unary(str name, x) -> Array:
+    """Apply the unary op called ``name`` (for the elementwise functions)."""
+    return unary_op(UNARY_ID[name], x)
+
+
+def apply_binary(str name, x1, x2) -> Array:
+    """Apply the binary op called ``name`` (for the elementwise functions)."""
+    return binary_op(BINARY_ID[name], x1, x2, False)

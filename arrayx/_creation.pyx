@@ -347,6 +347,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     n_cols = n_rows if n_cols is None else operator.index(n_cols)
     k = operator.index(k)
     cdef Array out = _new((n_rows, n_cols), dtype, device, True)
+    k = max(-n_rows, min(n_cols, k))
     cdef int64_t r0 = max(0, -k), c0 = max(0, k)
     cdef int64_t length = max(0, min(n_rows - r0, n_cols - c0))
     cdef int64_t sh[1]
@@ -369,7 +370,8 @@ def _triangle(x, k, bint keep_lower, str name) -> Array:
     cdef int64_t rows = a._layout.shape_[a._layout.ndim - 2]
     cdef int64_t cols = a._layout.shape_[a._layout.ndim - 1]
     cdef int64_t batch = a._layout.size // (rows * cols) if rows * cols else 0
-    cdef int64_t kk = max(-rows - 1, min(cols + 1, k))
+    cdef int64_t kk = max(-rows - 1, min(cols + 1, k)) if -rows - 1 <= k <= cols + 1 else (
+        -rows - 1 if k < 0 else cols + 1)
     zero_triangle(out._storage.data, batch, rows, cols, kk, keep_lower, ITEMSIZE[a._code])
     return out
 

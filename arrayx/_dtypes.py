@@ -117,6 +117,14 @@ def _scalar_kind(x: object) -> str | None:
     return None
 
 
+def kind_of_scalar(x: object) -> str:
+    """The kind of a Python scalar: 'bool', 'int', 'float' or 'complex'."""
+    kind = _scalar_kind(x)
+    if kind is None:
+        raise TypeError(f"{x!r} is not a Python scalar")
+    return kind
+
+
 def with_scalar(dtype: np.dtype, kind: str) -> np.dtype:
     """The dtype of an operation between an array of ``dtype`` and a Python scalar of ``kind``."""
     have = _SCALAR_RANK[kind_of(dtype)]

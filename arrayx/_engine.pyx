@@ -5,16 +5,20 @@ The engine works on ``(Storage, Layout, dtype code)`` triples, never on ``Array`
 through ``run``: it coalesces the operands' common iteration space and hands it to the CPU
 driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel.
 """
+from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
-    MAX_COALESCE_OPERANDS, MAXDIM, Layout, checked_nbytes, coalesce, contiguous_like,
+    MAXDIM, Layout, broadcast_shapes, broadcast_to, checked_nbytes, coalesce, contiguous,
+    contiguous_like, new_layout,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
-from arrayx._kernels.cpu.kernels cimport cast_kernel, loop2d_fn
+from arrayx._kernels.cpu.kernels cimport (
+    binary_kernel, cast_kernel, loop2d_fn, unary_kernel, where_kernel,
+)
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
 
@@ -181,3 +185,202 @@ cdef object read_scalar(const char* ptr, int code):
     if code == 11:
         return complex((<const float*>ptr)[0], (<const float*>ptr)[1])
     return complex((<const double*>ptr)[0], (<const double*>ptr)[1])
+
+
+# --- elementwise ----------------------------------------------------------------------------
+
+from arrayx._kernels import ops as _ops
+
+from arrayx import _dtypes
+
+UNARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.UNARY)]
+BINARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.BINARY)]
+cdef dict _KIND_CODES = {
+    "bool": (0,), "integer": tuple(range(1, 9)), "integer_or_bool": tuple(range(0, 9)),
+    "real": tuple(range(1, 11)), "real_float": (9, 10), "float": (9, 10, 11, 12),
+    "numeric": tuple(range(1, 13)), "all": tuple(range(13)),
+}
+cdef dict _RESULT_MODE = {"same": 0, "bool": 1, "real": 2}
+cdef unsigned UNARY_KINDS[64]
+cdef unsigned BINARY_KINDS[64]
+cdef int UNARY_RESULT[64]
+cdef int BINARY_RESULT[64]
+cdef int PROMOTE[13][13]
+
+
+def _load_tables() -> None:
+    for table, kinds, results in ((_ops.UNARY, 0, 0), (_ops.BINARY, 1, 1)):
+        for i, (_, k, r) in enumerate(_ops.metadata(table)):
+            mask = 0
+            for c in _KIND_CODES[k]:
+                mask |= 1 << c
+            if kinds == 0:
+                UNARY_KINDS[i] = mask
+                UNARY_RESULT[i] = _RESULT_MODE[r]
+            else:
+                BINARY_KINDS[i] = mask
+                BINARY_RESULT[i] = _RESULT_MODE[r]
+    for a in range(13):
+        for b in range(13):
+            PROMOTE[a][b] = _dtypes.CODE[_dtypes.promote(_dtypes.DTYPES[a], _dtypes.DTYPES[b])]
+
+
+_load_tables()
+
+
+cdef inline int result_code(int mode, int code) noexcept:
+    if mode == 1:
+        return 0
+    if mode == 2 and code >= 11:
+        return code - 2
+    return code
+
+
+cdef int promote_codes(int a, int b) noexcept:
+    return PROMOTE[a][b]
+
+
+cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
+               Layout shape, bint serial=False) except -1:
+    """Run an ``nop``-operand kernel (the last operand written) over ``shape``'s shape.
+
+    ``s`` and ``l`` hold the operands' ``Storage`` and ``Layout`` (already broadcast).
+    """
+    cdef int n = shape.ndim
+    cdef int64_t dims[MAXDIM + 2]
+    cdef int64_t strides[4 * (MAXDIM + 2)]
+    cdef char* base[4]
+    cdef int isz[4]
+    cdef int i, k, nd
+    if shape.size == 0:
+        return 0
+    for i in range(n):
+        dims[i] = shape.shape_[i]
+    cdef Layout lk
+    for k in range(nop):
+        lk = <Layout>l[k]
+        for i in range(n):
+            strides[k * n + i] = lk.strides_[i]
+        isz[k] = ITEMSIZE[c[k]]
+        base[k] = (<Storage>s[k]).data + lk.offset * isz[k]
+    with nogil:
+        nd = coalesce(nop, n, dims, strides)
+        cpu_run(fn, nop, nd, dims, base, strides, isz, serial)
+    return 0
+
+
+cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
+    """``s`` seen through ``l`` copied to a fresh C-ordered buffer of dtype ``to``."""
+    cdef Layout cl = contiguous_like(l)
+    cdef Storage t = allocate(cl, to, s.device)
+    run2(cast_kernel(code, to), s, l, code, t, cl, to)
+    return t, cl
+
+
+cdef tuple unary(int op, Storage s, Layout l, int code):
+    """Apply unary op ``op``; return ``(storage, layout, code)`` of a fresh result."""
+    if not (UNARY_KINDS[op] >> code) & 1:
+        raise TypeError(f"{UNARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]} input")
+    cdef int rc = result_code(UNARY_RESULT[op], code)
+    cdef Layout ol = contiguous_like(l)
+    cdef Storage o = allocate(ol, rc, s.device)
+    run2(unary_kernel(op, code), s, l, code, o, ol, rc)
+    return o, ol, rc
+
+
+cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb):
+    """Apply binary op ``op`` with promotion and broadcasting; return a fresh result."""
+    cdef int code = PROMOTE[ca][cb]
+    if not (BINARY_KINDS[op] >> code) & 1:
+        raise TypeError(f"{BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[ca]} and "
+                        f"{_dtypes.DTYPES[cb]} inputs")
+    if sa.device != sb.device:
+        raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
+    if ca != code:
+        sa, la = _cast_copy(sa, la, ca, code)
+    if cb != code:
+        sb, lb = _cast_copy(sb, lb, cb, code)
+    cdef int64_t shape[MAXDIM]
+    cdef int n = broadcast_shapes([la, lb], shape)
+    cdef Layout ol = contiguous(n, shape)
+    cdef int rc = result_code(BINARY_RESULT[op], code)
+    cdef Storage o = allocate(ol, rc, sa.device)
+    if ol.size == 0:
+        return o, ol, rc
+    if not (la.ndim == n and la.size == ol.size):
+        la = broadcast_to(la, n, shape)
+    if not (lb.ndim == n and lb.size == ol.size):
+        lb = broadcast_to(lb, n, shape)
+    cdef PyObject* s[3]
+    cdef PyObject* l[3]
+    cdef int c[3]
+    s[:] = [<PyObject*>sa, <PyObject*>sb, <PyObject*>o]
+    l[:] = [<PyObject*>la, <PyObject*>lb, <PyObject*>ol]
+    c[:] = [code, code, rc]
+    run_n(binary_kernel(op, code), 3, s, l, c, ol)
+    return o, ol, rc
+
+
+cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
+                 Storage sy, Layout ly, int cy):
+    """``x`` where ``cond`` else ``y``, broadcast together; return a fresh result."""
+    if cc != 0:
+        raise TypeError(f"where's condition must be bool, not {_dtypes.DTYPES[cc]}")
+    if not (sc.device == sx.device == sy.device):
+        raise ValueError("where: operands on different devices")
+    cdef int code = PROMOTE[cx][cy]
+    if cx != code:
+        sx, lx = _cast_copy(sx, lx, cx, code)
+    if cy != code:
+        sy, ly = _cast_copy(sy, ly, cy, code)
+    cdef int64_t shape[MAXDIM]
+    cdef int n = broadcast_shapes([lc, lx, ly], shape)
+    cdef Layout ol = contiguous(n, shape)
+    cdef Storage o = allocate(ol, code, sx.device)
+    lc = broadcast_to(lc, n, shape)
+    lx = broadcast_to(lx, n, shape)
+    ly = broadcast_to(ly, n, shape)
+    cdef PyObject* s[4]
+    cdef PyObject* l[4]
+    cdef int c[4]
+    s[:] = [<PyObject*>sc, <PyObject*>sx, <PyObject*>sy, <PyObject*>o]
+    l[:] = [<PyObject*>lc, <PyObject*>lx, <PyObject*>ly, <PyObject*>ol]
+    c[:] = [0, code, code, code]
+    run_n(where_kernel(code), 4, s, l, c, ol)
+    return o, ol, code
+
+
+cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity,
+                         tuple axes):
+    """Fold binary op ``op`` over ``axes`` of ``l``, accumulating in dtype ``code``.
+
+    The result (with unit axes kept at ``axes``) starts at ``identity`` and is folded
+    serially: the accumulator is both an input and the output of the binary kernel, through
+    a layout with stride 0 along the reduced axes.
+    """
+    if not (BINARY_KINDS[op] >> code) & 1:
+        raise TypeError(f"{BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]}")
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    cdef int i, n = l.ndim
+    for i in range(n):
+        shape[i] = 1 if i in axes else l.shape_[i]
+    cdef Layout ol = contiguous(n, shape)
+    cdef Storage o = allocate(ol, code, s.device)
+    cdef Layout one = contiguous(0, NULL)
+    cdef Storage init = allocate(one, code, s.device)
+    write_scalar(init.data, code, identity)
+    run2(cast_kernel(code, code), init, broadcast_to(one, n, shape), code, o, ol, code)
+    if l.size == 0:
+        return o, ol, code
+    for i in range(n):
+        st[i] = 0 if i in axes else ol.strides_[i]
+    cdef Layout acc = new_layout(n, l.shape_, st, 0)
+    cdef PyObject* ss[3]
+    cdef PyObject* ls[3]
+    cdef int c[3]
+    ss[:] = [<PyObject*>o, <PyObject*>s, <PyObject*>o]
+    ls[:] = [<PyObject*>acc, <PyObject*>l, <PyObject*>acc]
+    c[:] = [code, code, code]
+    run_n(binary_kernel(op, code), 3, ss, ls, c, acc, True)
+    return o, ol, code

@@ -7,4 +7,4 @@ cdef enum:
 
 cdef int num_threads
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
-              const int64_t* strides, const int* itemsize) noexcept nogil
+              const int64_t* strides, const int* itemsize, bint serial=*) noexcept nogil

@@ -93,8 +93,12 @@ cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape,
 
 
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
-              const int64_t* strides, const int* itemsize) noexcept nogil:
-    """Run ``fn`` over the whole iteration space; ``ndim`` is at least 2 (pad with size 1)."""
+              const int64_t* strides, const int* itemsize, bint serial=False) noexcept nogil:
+    """Run ``fn`` over the whole iteration space; ``ndim`` is at least 2 (pad with size 1).
+
+    ``serial`` keeps it on one thread (for kernels whose blocks share output elements, such
+    as a reduction written as an accumulating binary op).
+    """
     cdef int64_t n0 = shape[ndim - 2]
     cdef int64_t n1 = shape[ndim - 1]
     cdef int64_t outer = 1
@@ -105,13 +109,14 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     if total == 0:
         return
     cdef int64_t rows_per = n0, cols_per = n1
-    cdef int threads = num_threads
+    cdef int threads = 1 if serial else num_threads
     if threads > 1 and total >= PARALLEL_MIN:
+        # Row blocks are multiples of the 64-row tiles the transposing kernels block by.
         if n1 >= BLOCK:
             cols_per = BLOCK
-            rows_per = 1
+            rows_per = 64
         else:
-            rows_per = max(1, BLOCK // n1)
+            rows_per = ((BLOCK // n1 + 63) // 64) * 64
     else:
         threads = 1
     cdef int64_t row_blocks = (n0 + rows_per - 1) // rows_per

@@ -16,3 +16,8 @@ cdef extern from "ax_fill.hpp" namespace "ax" nogil:
     int_progression_fn int_progression_kernel(int code)
     void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
                        bint keep_lower, int64_t itemsize)
+
+cdef extern from "ax_ops.hpp" namespace "ax" nogil:
+    loop2d_fn unary_kernel(int op, int code)
+    loop2d_fn binary_kernel(int op, int code)
+    loop2d_fn where_kernel(int code)

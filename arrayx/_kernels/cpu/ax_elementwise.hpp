@@ -1,0 +1,108 @@
+// Elementwise loop templates: one unary and one binary 2-D kernel, instantiated per op (a
+// functor generated from ops.py) and per dtype. Operands are inputs first, output last.
+// Contiguous and scalar-operand rows get their own loops so the compiler vectorises them.
+#pragma once
+#include "ax_cast.hpp"
+#include "ax_math.hpp"
+
+namespace ax {
+
+enum Result { R_SAME, R_BOOL, R_REAL };
+
+template <class T, int R> struct result_of { using type = T; };
+template <class T> struct result_of<T, R_BOOL> { using type = bool; };
+template <class T> struct result_of<T, R_REAL> { using type = real_t<T>; };
+
+template <class Op, class T, class R>
+void unary_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
+    for (int64_t i = 0; i < n0; ++i) {
+        const T* __restrict a = reinterpret_cast<const T*>(ptrs[0]) + i * st[0];
+        R* __restrict o = reinterpret_cast<R*>(ptrs[1]) + i * st[2];
+        const int64_t sa = st[1], so = st[3];
+        if (sa == 1 && so == 1) {
+            for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(a[j]));
+        } else {
+            for (int64_t j = 0; j < n1; ++j) o[j * so] = static_cast<R>(Op::f(a[j * sa]));
+        }
+    }
+}
+
+template <class Op, class T, class R>
+void binary_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
+    for (int64_t i = 0; i < n0; ++i) {
+        const T* a = reinterpret_cast<const T*>(ptrs[0]) + i * st[0];
+        const T* b = reinterpret_cast<const T*>(ptrs[1]) + i * st[2];
+        R* o = reinterpret_cast<R*>(ptrs[2]) + i * st[4];
+        const int64_t sa = st[1], sb = st[3], so = st[5];
+        if (sa == 1 && sb == 1 && so == 1) {
+            for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(a[j], b[j]));
+        } else if (sa == 0 && sb == 1 && so == 1) {
+            const T av = a[0];
+            for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(av, b[j]));
+        } else if (sa == 1 && sb == 0 && so == 1) {
+            const T bv = b[0];
+            for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(a[j], bv));
+        } else {
+            for (int64_t j = 0; j < n1; ++j)
+                o[j * so] = static_cast<R>(Op::f(a[j * sa], b[j * sb]));
+        }
+    }
+}
+
+// out = cond ? x : y, with cond bool and x, y, out of one dtype.
+template <class T>
+void where_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
+    for (int64_t i = 0; i < n0; ++i) {
+        const bool* c = reinterpret_cast<const bool*>(ptrs[0]) + i * st[0];
+        const T* x = reinterpret_cast<const T*>(ptrs[1]) + i * st[2];
+        const T* y = reinterpret_cast<const T*>(ptrs[2]) + i * st[4];
+        T* o = reinterpret_cast<T*>(ptrs[3]) + i * st[6];
+        const int64_t sc = st[1], sx = st[3], sy = st[5], so = st[7];
+        if (sc == 1 && sx == 1 && sy == 1 && so == 1) {
+            for (int64_t j = 0; j < n1; ++j) o[j] = c[j] ? x[j] : y[j];
+        } else {
+            for (int64_t j = 0; j < n1; ++j) o[j * so] = c[j * sc] ? x[j * sx] : y[j * sy];
+        }
+    }
+}
+
+template <class Op, unsigned Kinds, int Res>
+struct UnaryMaker {
+    template <int C>
+    static loop2d_fn make() {
+        if constexpr ((Kinds >> C) & 1u) {
+            using T = T_<C>;
+            return &unary_2d<Op, T, typename result_of<T, Res>::type>;
+        } else {
+            return nullptr;
+        }
+    }
+};
+
+template <class Op, unsigned Kinds, int Res>
+struct BinaryMaker {
+    template <int C>
+    static loop2d_fn make() {
+        if constexpr ((Kinds >> C) & 1u) {
+            using T = T_<C>;
+            return &binary_2d<Op, T, typename result_of<T, Res>::type>;
+        } else {
+            return nullptr;
+        }
+    }
+};
+
+struct WhereMaker {
+    template <int C>
+    static loop2d_fn make() { return &where_2d<T_<C>>; }
+};
+
+inline loop2d_fn where_kernel(int code) {
+    static const struct W { loop2d_fn fn[NCODES]; W() { fill_table<WhereMaker>(fn); } } t;
+    return t.fn[code];
+}
+
+template <int N>
+struct KernelTable { loop2d_fn fn[N][NCODES]; };
+
+}  // namespace ax
