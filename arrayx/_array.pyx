@@ -17,7 +17,7 @@ from arrayx._core.layout cimport (
 )
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
-    ITEMSIZE, allocate, binary, copy_cast, read_scalar, unary, write_scalar,
+    ITEMSIZE, allocate, binary, binary_into, copy_cast, read_scalar, unary, write_scalar,
 )
 
 import numpy as np
@@ -34,7 +34,10 @@ cdef int EQ = BINARY_ID["equal"], NE = BINARY_ID["not_equal"], LT = BINARY_ID["l
 cdef int LE = BINARY_ID["less_equal"], GT = BINARY_ID["greater"]
 cdef int GE = BINARY_ID["greater_equal"]
 cdef int AND = BINARY_ID["bitwise_and"], OR = BINARY_ID["bitwise_or"]
-cdef int XOR = BINARY_ID["bitwise_xor"]
+cdef int XOR = BINARY_ID["bitwise_xor"], DIV = BINARY_ID["divide"]
+cdef int FLOORDIV = BINARY_ID["floor_divide"], MOD = BINARY_ID["remainder"]
+cdef int POW = BINARY_ID["pow"], LSHIFT = BINARY_ID["bitwise_left_shift"]
+cdef int RSHIFT = BINARY_ID["bitwise_right_shift"]
 cdef int NEG = UNARY_ID["negative"], POS = UNARY_ID["positive"], ABS = UNARY_ID["abs"]
 cdef int INVERT = UNARY_ID["bitwise_invert"]
 cdef dict CODE = _dtypes.CODE
@@ -256,7 +259,7 @@ cdef class Array:
         cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
         copy_cast(v._storage, src, v._code, self._storage, L, self._code)
 
-    # --- operators (the elementwise engine; more arrive with the elementwise issue) ----------
+    # --- operators: the elementwise engine ----------------------------------------------
 
     def __add__(self, other):
         return binary_op(ADD, self, other, True)
@@ -264,11 +267,17 @@ cdef class Array:
     def __radd__(self, other):
         return binary_op(ADD, other, self, True)
 
+    def __iadd__(self, other):
+        return inplace_op(ADD, self, other)
+
     def __sub__(self, other):
         return binary_op(SUB, self, other, True)
 
     def __rsub__(self, other):
         return binary_op(SUB, other, self, True)
+
+    def __isub__(self, other):
+        return inplace_op(SUB, self, other)
 
     def __mul__(self, other):
         return binary_op(MUL, self, other, True)
@@ -276,11 +285,71 @@ cdef class Array:
     def __rmul__(self, other):
         return binary_op(MUL, other, self, True)
 
+    def __imul__(self, other):
+        return inplace_op(MUL, self, other)
+
+    def __truediv__(self, other):
+        return binary_op(DIV, self, other, True)
+
+    def __rtruediv__(self, other):
+        return binary_op(DIV, other, self, True)
+
+    def __itruediv__(self, other):
+        return inplace_op(DIV, self, other)
+
+    def __floordiv__(self, other):
+        return binary_op(FLOORDIV, self, other, True)
+
+    def __rfloordiv__(self, other):
+        return binary_op(FLOORDIV, other, self, True)
+
+    def __ifloordiv__(self, other):
+        return inplace_op(FLOORDIV, self, other)
+
+    def __mod__(self, other):
+        return binary_op(MOD, self, other, True)
+
+    def __rmod__(self, other):
+        return binary_op(MOD, other, self, True)
+
+    def __imod__(self, other):
+        return inplace_op(MOD, self, other)
+
+    def __pow__(self, other, mod=None):
+        return binary_op(POW, self, other, True)
+
+    def __rpow__(self, other, mod=None):
+        return binary_op(POW, other, self, True)
+
+    def __ipow__(self, other):
+        return inplace_op(POW, self, other)
+
+    def __lshift__(self, other):
+        return binary_op(LSHIFT, self, other, True)
+
+    def __rlshift__(self, other):
+        return binary_op(LSHIFT, other, self, True)
+
+    def __ilshift__(self, other):
+        return inplace_op(LSHIFT, self, other)
+
+    def __rshift__(self, other):
+        return binary_op(RSHIFT, self, other, True)
+
+    def __rrshift__(self, other):
+        return binary_op(RSHIFT, other, self, True)
+
+    def __irshift__(self, other):
+        return inplace_op(RSHIFT, self, other)
+
     def __and__(self, other):
         return binary_op(AND, self, other, True)
 
     def __rand__(self, other):
         return binary_op(AND, other, self, True)
+
+    def __iand__(self, other):
+        return inplace_op(AND, self, other)
 
     def __or__(self, other):
         return binary_op(OR, self, other, True)
@@ -288,11 +357,17 @@ cdef class Array:
     def __ror__(self, other):
         return binary_op(OR, other, self, True)
 
+    def __ior__(self, other):
+        return inplace_op(OR, self, other)
+
     def __xor__(self, other):
         return binary_op(XOR, self, other, True)
 
     def __rxor__(self, other):
         return binary_op(XOR, other, self, True)
+
+    def __ixor__(self, other):
+        return inplace_op(XOR, self, other)
 
     def __eq__(self, other):
         return binary_op(EQ, self, other, True)
@@ -503,6 +578,22 @@ cdef object binary_op(int op, object a, object b, bint operator):
     return wrap(s, L, c)
 
 
+cdef object inplace_op(int op, Array a, object b):
+    """``a op= b``: writes ``a``, keeps its dtype and shape."""
+    cdef Array y
+    if isinstance(b, Array):
+        y = <Array>b
+    elif _is_scalar(b):
+        y = _scalar_operand(b, a, BINARY_NAMES[op])
+    else:
+        return NotImplemented
+    if not a._writeable:
+        raise ValueError("the array is read-only (a broadcast view?); it cannot be updated in "
+                         "place")
+    binary_into(op, a._storage, a._layout, a._code, y._storage, y._layout, y._code)
+    return a
+
+
 cdef Array unary_op(int op, object a):
     """``op`` on an array."""
     if not isinstance(a, Array):
@@ -520,3 +611,21 @@ def apply_unary(str name, x) -> Array:
 def apply_binary(str name, x1, x2) -> Array:
     """Apply the binary op called ``name`` (for the elementwise functions)."""
     return binary_op(BINARY_ID[name], x1, x2, False)
+
+
+def clip_bound(bound, Array like, str name) -> Array:
+    """A bound of ``clip`` as an array of ``like``'s dtype (Python ints clamped to its range)."""
+    cdef int code = like._code
+    if isinstance(bound, Array):
+        if (<Array>bound)._code == code:
+            return bound
+        return contiguous_copy(<Array>bound, code)
+    if not _is_scalar(bound):
+        raise TypeError(f"{name}: bounds are arrays, Python scalars or None, not "
+                        f"{type(bound).__name__}")
+    if 1 <= code <= 8 and isinstance(bound, int):
+        lo, hi = _INT_RANGE[code]
+        bound = min(max(bound, lo), hi)
+    elif isinstance(bound, complex) or (isinstance(bound, float) and code <= 8):
+        raise TypeError(f"{name}: a {type(bound).__name__} bound for a {like.dtype} array")
+    return scalar_array(bound, code, like._storage.device)

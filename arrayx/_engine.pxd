@@ -24,3 +24,5 @@ cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, 
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
                  Storage sy, Layout ly, int cy)
 cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity, tuple axes)
+cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
+                     int cb) except -1

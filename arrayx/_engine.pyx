@@ -200,7 +200,7 @@ cdef dict _KIND_CODES = {
     "real": tuple(range(1, 11)), "real_float": (9, 10), "float": (9, 10, 11, 12),
     "numeric": tuple(range(1, 13)), "all": tuple(range(13)),
 }
-cdef dict _RESULT_MODE = {"same": 0, "bool": 1, "real": 2}
+cdef dict _RESULT_MODE = {"same": 0, "bool": 1, "real": 2, "float": 3}
 cdef unsigned UNARY_KINDS[64]
 cdef unsigned BINARY_KINDS[64]
 cdef int UNARY_RESULT[64]
@@ -226,6 +226,11 @@ def _load_tables() -> None:
 
 
 _load_tables()
+
+
+cdef inline int compute_code(int mode, int code) noexcept:
+    """The dtype an op computes in: ``float`` ops compute integers and bools in float64."""
+    return 10 if mode == 3 and code <= 8 else code
 
 
 cdef inline int result_code(int mode, int code) noexcept:
@@ -281,6 +286,10 @@ cdef tuple unary(int op, Storage s, Layout l, int code):
     """Apply unary op ``op``; return ``(storage, layout, code)`` of a fresh result."""
     if not (UNARY_KINDS[op] >> code) & 1:
         raise TypeError(f"{UNARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]} input")
+    cdef int cc = compute_code(UNARY_RESULT[op], code)
+    if cc != code:
+        s, l = _cast_copy(s, l, code, cc)
+        code = cc
     cdef int rc = result_code(UNARY_RESULT[op], code)
     cdef Layout ol = contiguous_like(l)
     cdef Storage o = allocate(ol, rc, s.device)
@@ -288,12 +297,47 @@ cdef tuple unary(int op, Storage s, Layout l, int code):
     return o, ol, rc
 
 
-cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb):
-    """Apply binary op ``op`` with promotion and broadcasting; return a fresh result."""
+cdef int binary_code(int op, int ca, int cb) except -1:
+    """The dtype binary op ``op`` computes in for inputs of dtypes ``ca`` and ``cb``."""
     cdef int code = PROMOTE[ca][cb]
     if not (BINARY_KINDS[op] >> code) & 1:
         raise TypeError(f"{BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[ca]} and "
                         f"{_dtypes.DTYPES[cb]} inputs")
+    return compute_code(BINARY_RESULT[op], code)
+
+
+cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
+                     int cb) except -1:
+    """``a = op(a, b)`` in place: ``b`` broadcasts to ``a``, the result keeps ``a``'s dtype.
+
+    TypeError when the result's dtype is not ``a``'s; an operand that overlaps ``a`` in any
+    other way than element for element is copied first, so the result is as if ``b`` had
+    been read whole before ``a`` was written.
+    """
+    cdef int code = binary_code(op, ca, cb)
+    cdef int rc = result_code(BINARY_RESULT[op], code)
+    if rc != ca or code != ca:
+        raise TypeError(f"{BINARY_NAMES[op]} in place would change {_dtypes.DTYPES[ca]} to "
+                        f"{_dtypes.DTYPES[rc]}")
+    if sa.device != sb.device:
+        raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
+    lb = broadcast_to(lb, la.ndim, la.shape_)
+    if cb != code or (may_overlap(sa, la, ca, sb, lb, cb) and not (
+            sa.data == sb.data and la.offset == lb.offset and la.strides == lb.strides)):
+        sb, lb = _cast_copy(sb, lb, cb, code)
+    cdef PyObject* s[3]
+    cdef PyObject* l[3]
+    cdef int c[3]
+    s[:] = [<PyObject*>sa, <PyObject*>sb, <PyObject*>sa]
+    l[:] = [<PyObject*>la, <PyObject*>lb, <PyObject*>la]
+    c[:] = [code, code, code]
+    run_n(binary_kernel(op, code), 3, s, l, c, la)
+    return 0
+
+
+cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb):
+    """Apply binary op ``op`` with promotion and broadcasting; return a fresh result."""
+    cdef int code = binary_code(op, ca, cb)
     if sa.device != sb.device:
         raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
     if ca != code:

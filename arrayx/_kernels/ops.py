@@ -3,8 +3,9 @@
 Each entry is ``(name, kinds, result, expression)``:
 
 - ``kinds``: the dtype kinds the op accepts (names of ``KIND_BITS``);
-- ``result``: ``same`` (the input dtype), ``bool``, or ``real`` (a complex input's component
-  dtype, otherwise the input dtype);
+- ``result``: ``same`` (the input dtype), ``bool``, ``real`` (a complex input's component
+  dtype, otherwise the input dtype), or ``float`` (the input dtype, integer and bool inputs
+  being computed in the default floating dtype);
 - ``expression``: a C++ expression in ``a`` (and ``b``) of the input type ``T``, using the
   helpers of ``ax_math.hpp`` where plain operators do not say it.
 
@@ -25,38 +26,77 @@ KIND_BITS = {
 
 UNARY = [
     ("abs", "numeric", "real", "ax::absolute(a)"),
+    ("acos", "numeric", "float", "std::acos(a)"),
+    ("acosh", "numeric", "float", "std::acosh(a)"),
+    ("asin", "numeric", "float", "std::asin(a)"),
+    ("asinh", "numeric", "float", "std::asinh(a)"),
+    ("atan", "numeric", "float", "std::atan(a)"),
+    ("atanh", "numeric", "float", "std::atanh(a)"),
+    ("bitwise_invert", "integer_or_bool", "same", "ax::invert(a)"),
+    ("ceil", "real", "same", "ax::ceil_(a)"),
+    ("conj", "numeric", "same", "ax::conjugate(a)"),
+    ("cos", "numeric", "float", "std::cos(a)"),
+    ("cosh", "numeric", "float", "std::cosh(a)"),
+    ("exp", "numeric", "float", "std::exp(a)"),
+    ("expm1", "numeric", "float", "ax::expm1_(a)"),
+    ("floor", "real", "same", "ax::floor_(a)"),
+    ("imag", "numeric", "real", "ax::imag_part(a)"),
+    ("isfinite", "numeric", "bool", "ax::is_finite(a)"),
+    ("isinf", "numeric", "bool", "ax::is_inf(a)"),
+    ("isnan", "numeric", "bool", "ax::is_nan(a)"),
+    ("log", "numeric", "float", "std::log(a)"),
+    ("log1p", "numeric", "float", "ax::log1p_(a)"),
+    ("log2", "numeric", "float", "ax::log2_(a)"),
+    ("log10", "numeric", "float", "std::log10(a)"),
+    ("logical_not", "bool", "same", "!a"),
     ("negative", "numeric", "same", "ax::neg(a)"),
     ("positive", "numeric", "same", "a"),
-    ("logical_not", "bool", "same", "!a"),
-    ("bitwise_invert", "integer_or_bool", "same", "ax::invert(a)"),
-    ("isnan", "numeric", "bool", "ax::is_nan(a)"),
-    ("isinf", "numeric", "bool", "ax::is_inf(a)"),
-    ("isfinite", "numeric", "bool", "ax::is_finite(a)"),
-    ("signbit", "real_float", "bool", "std::signbit(a)"),
     ("real", "numeric", "real", "ax::real_part(a)"),
-    ("imag", "numeric", "real", "ax::imag_part(a)"),
-    ("conj", "numeric", "same", "ax::conjugate(a)"),
+    ("reciprocal", "numeric", "float", "ax::reciprocal_(a)"),
+    ("round", "numeric", "same", "ax::round_(a)"),
+    ("sign", "numeric", "same", "ax::sign_(a)"),
+    ("signbit", "real_float", "bool", "std::signbit(a)"),
+    ("sin", "numeric", "float", "std::sin(a)"),
+    ("sinh", "numeric", "float", "std::sinh(a)"),
+    ("sqrt", "numeric", "float", "std::sqrt(a)"),
+    ("square", "numeric", "same", "a * a"),
+    ("tan", "numeric", "float", "std::tan(a)"),
+    ("tanh", "numeric", "float", "std::tanh(a)"),
+    ("trunc", "real", "same", "ax::trunc_(a)"),
 ]
 
 BINARY = [
     ("add", "numeric", "same", "a + b"),
-    ("subtract", "numeric", "same", "a - b"),
-    ("multiply", "numeric", "same", "a * b"),
+    ("atan2", "real", "float", "std::atan2(a, b)"),
+    ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
+    ("bitwise_left_shift", "integer", "same", "ax::lshift(a, b)"),
+    ("bitwise_or", "integer_or_bool", "same", "ax::bit_or(a, b)"),
+    ("bitwise_right_shift", "integer", "same", "ax::rshift(a, b)"),
+    ("bitwise_xor", "integer_or_bool", "same", "ax::bit_xor(a, b)"),
+    ("copysign", "real", "float", "std::copysign(a, b)"),
+    ("divide", "numeric", "float", "a / b"),
     ("equal", "all", "bool", "a == b"),
-    ("not_equal", "all", "bool", "a != b"),
-    ("less", "real", "bool", "a < b"),
-    ("less_equal", "real", "bool", "a <= b"),
+    ("floor_divide", "real", "same", "ax::floor_div(a, b)"),
     ("greater", "real", "bool", "a > b"),
     ("greater_equal", "real", "bool", "a >= b"),
+    ("hypot", "real", "float", "std::hypot(a, b)"),
+    ("less", "real", "bool", "a < b"),
+    ("less_equal", "real", "bool", "a <= b"),
+    ("logaddexp", "real", "float", "ax::logaddexp_(a, b)"),
     ("logical_and", "bool", "same", "a && b"),
     ("logical_or", "bool", "same", "a || b"),
     ("logical_xor", "bool", "same", "a != b"),
-    ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
-    ("bitwise_or", "integer_or_bool", "same", "ax::bit_or(a, b)"),
-    ("bitwise_xor", "integer_or_bool", "same", "ax::bit_xor(a, b)"),
+    ("maximum", "real", "same", "ax::maximum_(a, b)"),
+    ("minimum", "real", "same", "ax::minimum_(a, b)"),
+    ("multiply", "numeric", "same", "a * b"),
+    ("nextafter", "real", "float", "std::nextafter(a, b)"),
+    ("not_equal", "all", "bool", "a != b"),
+    ("pow", "numeric", "same", "ax::power(a, b)"),
+    ("remainder", "real", "same", "ax::remainder_(a, b)"),
+    ("subtract", "numeric", "same", "a - b"),
 ]
 
-_RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL"}
+_RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}
 
 
 def generate_cpu_header() -> str:
@@ -78,8 +118,12 @@ def generate_cpu_header() -> str:
         lines.append(f"    static const KernelTable<{len(table)}> table = [] {{")
         lines.append(f"        KernelTable<{len(table)}> t{{}};")
         for i, (name, kinds, result, _) in enumerate(table):
+            mask = KIND_BITS[kinds]
+            if result == "float":
+                # Integer and bool inputs are cast to the default float before the kernel.
+                mask = f"({mask}) & K_FLOAT"
             lines.append(f"        fill_table<{kind.capitalize()}Maker<op_{name}, "
-                         f"{KIND_BITS[kinds]}, {_RESULT[result]}>>(t.fn[{i}]);")
+                         f"{mask}, {_RESULT[result]}>>(t.fn[{i}]);")
         lines.append("        return t;")
         lines.append("    }();")
         lines.append("    return table.fn[op][code];")

@@ -1,7 +1,6 @@
 // Strided copy-and-cast: one 2-D kernel per (source, destination) dtype pair.
-// The caller (copy.pyx) coalesces dimensions and iterates the outer ones; this kernel gets
-// a 2-D block with element strides and walks it row by row, in cache tiles when the two
-// operands disagree on which axis is contiguous (a transposed copy).
+// The driver (iterate.pyx) coalesces dimensions, iterates the outer ones and hands this
+// kernel 2-D blocks (cache tiles when an operand is transposed); it walks them row by row.
 #pragma once
 #include "ax_types.hpp"
 
@@ -48,32 +47,12 @@ inline void cast_row(const S* __restrict src, int64_t ss, D* __restrict dst, int
     }
 }
 
-constexpr int64_t TILE = 64;
-
 // dst[i, j] = src[i, j] for i < n0, j < n1; operand 0 is the source, 1 the destination.
 template <class S, class D>
 void cast_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
     const S* src = reinterpret_cast<const S*>(ptrs[0]);
     D* dst = reinterpret_cast<D*>(ptrs[1]);
-    const int64_t ss[2] = {st[0], st[1]};
-    const int64_t ds[2] = {st[2], st[3]};
-    const bool transposed = n0 > 1 && n1 >= TILE && n0 >= TILE &&
-        ((ss[1] != 1 && ss[0] == 1) || (ds[1] != 1 && ds[0] == 1));
-    if (!transposed) {
-        for (int64_t i = 0; i < n0; ++i) cast_row(src + i * ss[0], ss[1], dst + i * ds[0], ds[1], n1);
-        return;
-    }
-    for (int64_t i0 = 0; i0 < n0; i0 += TILE) {
-        const int64_t i1 = i0 + TILE < n0 ? i0 + TILE : n0;
-        for (int64_t j0 = 0; j0 < n1; j0 += TILE) {
-            const int64_t j1 = j0 + TILE < n1 ? j0 + TILE : n1;
-            for (int64_t i = i0; i < i1; ++i) {
-                const S* s = src + i * ss[0];
-                D* d = dst + i * ds[0];
-                for (int64_t j = j0; j < j1; ++j) d[j * ds[1]] = cast<D>(s[j * ss[1]]);
-            }
-        }
-    }
+    for (int64_t i = 0; i < n0; ++i) cast_row(src + i * st[0], st[1], dst + i * st[2], st[3], n1);
 }
 
 template <int SC>

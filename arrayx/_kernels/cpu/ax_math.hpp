@@ -1,6 +1,7 @@
 // Scalar helpers for the op expressions of ops.py, defined for every dtype they accept.
 #pragma once
 #include <cmath>
+#include <limits>
 #include "ax_types.hpp"
 
 namespace ax {
@@ -53,6 +54,190 @@ template <class T> inline real_t<T> imag_part(T a) {
 template <class T> inline T conjugate(T a) {
     if constexpr (is_complex_v<T>) return std::conj(a);
     else return a;
+}
+
+}  // namespace ax
+
+namespace ax {
+
+// --- rounding (identity on integers) ---------------------------------------------------------
+template <class T> inline T ceil_(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::ceil(a); else return a;
+}
+template <class T> inline T floor_(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::floor(a); else return a;
+}
+template <class T> inline T trunc_(T a) {
+    if constexpr (std::is_floating_point_v<T>) return std::trunc(a); else return a;
+}
+// Half to even (the default rounding mode), each part of a complex number on its own.
+template <class T> inline T round_(T a) {
+    if constexpr (is_complex_v<T>) return T(std::nearbyint(a.real()), std::nearbyint(a.imag()));
+    else if constexpr (std::is_floating_point_v<T>) return std::nearbyint(a);
+    else return a;
+}
+
+template <class T> inline T sign_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        if (std::isnan(a.real()) || std::isnan(a.imag())) {
+            const V n = std::numeric_limits<V>::quiet_NaN();
+            return T(n, n);
+        }
+        if (a.real() == 0 && a.imag() == 0) return T(0, 0);
+        return a / T(std::hypot(a.real(), a.imag()), V(0));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a)) return a;
+        return static_cast<T>((a > 0) - (a < 0));
+    } else if constexpr (std::is_unsigned_v<T>) {
+        return static_cast<T>(a > 0);
+    } else {
+        return static_cast<T>((a > 0) - (a < 0));
+    }
+}
+
+template <class T> inline T reciprocal_(T a) { return T(1) / a; }
+
+// --- exponentials and logarithms of complex numbers the standard library lacks ---------------
+template <class T> inline T expm1_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const V x = a.real(), y = a.imag();
+        if (!std::isfinite(x) || !std::isfinite(y)) return std::exp(a) - T(1);
+        if (x == 0 && y == 0) return T(V(0), y);
+        const V s = std::sin(y / 2);
+        return T(std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y));
+    } else {
+        return std::expm1(a);
+    }
+}
+template <class T> inline T log1p_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const V x = a.real(), y = a.imag();
+        if (std::isfinite(x) && std::isfinite(y) && std::fabs(x) < V(0.5) && std::fabs(y) < V(0.5)) {
+            // log|1 + z| = 0.5 * log1p(2x + x^2 + y^2), accurate for small z.
+            return T(V(0.5) * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x));
+        }
+        return std::log(T(1) + a);
+    } else {
+        return std::log1p(a);
+    }
+}
+template <class T> inline T log2_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const T l = std::log(a);
+        return T(l.real() / std::log(V(2)), l.imag() / std::log(V(2)));
+    } else {
+        return std::log2(a);
+    }
+}
+
+template <class T> inline T logaddexp_(T a, T b) {
+    if (a == b) return a + static_cast<T>(0.693147180559945309417232121458176568);
+    const T d = a - b;
+    if (d > 0) return a + std::log1p(std::exp(-d));
+    if (d <= 0) return b + std::log1p(std::exp(d));
+    return d;  // NaN
+}
+
+// --- maximum and minimum propagate NaNs ------------------------------------------------------
+template <class T> inline T maximum_(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+    }
+    return a > b ? a : b;
+}
+template <class T> inline T minimum_(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+    }
+    return a < b ? a : b;
+}
+
+// --- shifts: counts outside [0, bits) give 0 (or -1 for a negative value shifted right) -----
+template <class T> inline T lshift(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return T(0);
+    return static_cast<T>(static_cast<U>(a) << b);
+}
+template <class T> inline T rshift(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) {
+        if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+        else return T(0);
+    }
+    return static_cast<T>(a >> b);
+}
+
+// --- floor division and remainder (Python's semantics; x // 0 and x % 0 are 0 for integers) --
+template <class T> inline T floor_div(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (b == 0 || std::isinf(a) || std::isinf(b) || a != a || b != b) return std::floor(a / b);
+        T mod = std::fmod(a, b);
+        T div = (a - mod) / b;
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+        if (div != 0) {
+            T fl = std::floor(div);
+            if (div - fl > T(0.5)) fl += T(1);
+            return fl;
+        }
+        return std::copysign(T(0), a / b);
+    } else if constexpr (std::is_unsigned_v<T>) {
+        return b == 0 ? T(0) : static_cast<T>(a / b);
+    } else {
+        if (b == 0) return T(0);
+        if (b == T(-1)) return neg(a);
+        T q = static_cast<T>(a / b);
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+        return q;
+    }
+}
+template <class T> inline T remainder_(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        T mod = std::fmod(a, b);
+        if (b == 0) return mod;
+        if (mod != 0) {
+            if ((b < 0) != (mod < 0)) mod += b;
+        } else {
+            mod = std::copysign(T(0), b);
+        }
+        return mod;
+    } else if constexpr (std::is_unsigned_v<T>) {
+        return b == 0 ? T(0) : static_cast<T>(a % b);
+    } else {
+        if (b == 0 || b == T(-1)) return T(0);
+        T r = static_cast<T>(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+        return r;
+    }
+}
+
+// --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
+template <class T> inline T power(T a, T b) {
+    if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
+        return std::pow(a, b);
+    } else {
+        if constexpr (std::is_signed_v<T>) {
+            if (b < 0) {
+                if (a == 1) return T(1);
+                if (a == -1) return (b & 1) ? T(-1) : T(1);
+                return T(0);
+            }
+        }
+        using U = std::make_unsigned_t<T>;
+        U base = static_cast<U>(a), result = 1;
+        auto e = static_cast<U>(b);
+        while (e) {
+            if (e & 1) result = static_cast<U>(result * base);
+            base = static_cast<U>(base * base);
+            e >>= 1;
+        }
+        return static_cast<T>(result);
+    }
 }
 
 }  // namespace ax

@@ -20,6 +20,8 @@ cdef extern from "ax_omp.h" nogil:
 cdef int64_t PARALLEL_MIN = 1 << 17
 # A parallel work unit covers about this many elements.
 cdef int64_t BLOCK = 1 << 15
+# Side of the square tiles a block is walked in when an operand is transposed.
+cdef int64_t TILE = 64
 
 cdef int num_threads = 1
 
@@ -65,18 +67,19 @@ def has_openmp() -> bool:
 cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
                           const int64_t* strides, const int* itemsize, int64_t unit,
                           int64_t row_blocks, int64_t col_blocks, int64_t rows_per,
-                          int64_t cols_per) noexcept nogil:
+                          int64_t cols_per, bint tiled) noexcept nogil:
     cdef char* ptrs[MAX_OPERANDS]
+    cdef char* tile[MAX_OPERANDS]
     cdef int64_t st[2 * MAX_OPERANDS]
     cdef int64_t cb = unit % col_blocks
     cdef int64_t rest = unit // col_blocks
     cdef int64_t rb = rest % row_blocks
     cdef int64_t outer = rest // row_blocks
-    cdef int64_t n0 = shape[ndim - 2]
-    cdef int64_t n1 = shape[ndim - 1]
     cdef int64_t r0 = rb * rows_per
     cdef int64_t c0 = cb * cols_per
-    cdef int64_t idx, off
+    cdef int64_t nr = min(rows_per, shape[ndim - 2] - r0)
+    cdef int64_t nc = min(cols_per, shape[ndim - 1] - c0)
+    cdef int64_t idx, off, i, j
     cdef int k, d
     for k in range(nop):
         off = r0 * strides[k * ndim + ndim - 2] + c0 * strides[k * ndim + ndim - 1]
@@ -89,7 +92,38 @@ cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape,
         ptrs[k] = base[k] + off * itemsize[k]
         st[2 * k] = strides[k * ndim + ndim - 2]
         st[2 * k + 1] = strides[k * ndim + ndim - 1]
-    fn(ptrs, st, min(rows_per, n0 - r0), min(cols_per, n1 - c0))
+    if not tiled:
+        fn(ptrs, st, nr, nc)
+        return
+    # Walk the block in TILE x TILE tiles so an operand read across its rows stays in cache.
+    i = 0
+    while i < nr:
+        j = 0
+        while j < nc:
+            for k in range(nop):
+                tile[k] = ptrs[k] + (i * st[2 * k] + j * st[2 * k + 1]) * itemsize[k]
+            fn(tile, st, min(TILE, nr - i), min(TILE, nc - j))
+            j += TILE
+        i += TILE
+
+
+cdef inline bint needs_tiles(int nop, int ndim, const int64_t* shape,
+                             const int64_t* strides) noexcept nogil:
+    """Whether some operand runs faster across rows than along them (a transposed operand)."""
+    if shape[ndim - 2] < TILE or shape[ndim - 1] < TILE:
+        return False
+    cdef int k
+    cdef int64_t inner, outer
+    for k in range(nop):
+        inner = strides[k * ndim + ndim - 1]
+        outer = strides[k * ndim + ndim - 2]
+        if inner < 0:
+            inner = -inner
+        if outer < 0:
+            outer = -outer
+        if inner > outer:
+            return True
+    return False
 
 
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
@@ -111,7 +145,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cdef int64_t rows_per = n0, cols_per = n1
     cdef int threads = 1 if serial else num_threads
     if threads > 1 and total >= PARALLEL_MIN:
-        # Row blocks are multiples of the 64-row tiles the transposing kernels block by.
+        # Row blocks are multiples of the tiles transposed operands are walked in.
         if n1 >= BLOCK:
             cols_per = BLOCK
             rows_per = 64
@@ -122,12 +156,13 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cdef int64_t row_blocks = (n0 + rows_per - 1) // rows_per
     cdef int64_t col_blocks = (n1 + cols_per - 1) // cols_per
     cdef int64_t units = outer * row_blocks * col_blocks
+    cdef bint tiled = needs_tiles(nop, ndim, shape, strides)
     cdef int64_t u
     if threads == 1 or units == 1:
         for u in range(units):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
-                     rows_per, cols_per)
+                     rows_per, cols_per, tiled)
     else:
         for u in prange(units, num_threads=threads, schedule="static"):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
-                     rows_per, cols_per)
+                     rows_per, cols_per, tiled)
