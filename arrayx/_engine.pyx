@@ -246,10 +246,12 @@ cdef int promote_codes(int a, int b) noexcept:
 
 
 cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
-               Layout shape, bint serial=False) except -1:
+               Layout shape, bint serial=False, const int* stored=NULL) except -1:
     """Run an ``nop``-operand kernel (the last operand written) over ``shape``'s shape.
 
-    ``s`` and ``l`` hold the operands' ``Storage`` and ``Layout`` (already broadcast).
+    ``s`` and ``l`` hold the operands' ``Storage`` and ``Layout`` (already broadcast); ``c``
+    the dtype codes the kernel takes. ``stored``, when given, holds the dtype codes the inputs
+    are stored in: those that differ are cast chunk by chunk as the kernel runs.
     """
     cdef int n = shape.ndim
     cdef int64_t dims[MAXDIM + 2]
@@ -262,15 +264,24 @@ cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
     for i in range(n):
         dims[i] = shape.shape_[i]
     cdef Layout lk
+    cdef loop2d_fn casts[4]
+    cdef bint cast = False
     for k in range(nop):
         lk = <Layout>l[k]
         for i in range(n):
             strides[k * n + i] = lk.strides_[i]
-        isz[k] = ITEMSIZE[c[k]]
+        casts[k] = NULL
+        if stored != NULL and stored[k] != c[k]:
+            casts[k] = cast_kernel(stored[k], c[k])
+            cast = True
+        isz[k] = ITEMSIZE[stored[k] if stored != NULL else c[k]]
         base[k] = (<Storage>s[k]).data + lk.offset * isz[k]
+    cdef const loop2d_fn* cast_table = NULL
+    if cast:
+        cast_table = &casts[0]
     with nogil:
         nd = coalesce(nop, n, dims, strides)
-        cpu_run(fn, nop, nd, dims, base, strides, isz, serial)
+        cpu_run(fn, nop, nd, dims, base, strides, isz, serial, cast_table)
     return 0
 
 
@@ -287,13 +298,20 @@ cdef tuple unary(int op, Storage s, Layout l, int code):
     if not (UNARY_KINDS[op] >> code) & 1:
         raise TypeError(f"{UNARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]} input")
     cdef int cc = compute_code(UNARY_RESULT[op], code)
-    if cc != code:
-        s, l = _cast_copy(s, l, code, cc)
-        code = cc
-    cdef int rc = result_code(UNARY_RESULT[op], code)
+    cdef int rc = result_code(UNARY_RESULT[op], cc)
     cdef Layout ol = contiguous_like(l)
     cdef Storage o = allocate(ol, rc, s.device)
-    run2(unary_kernel(op, code), s, l, code, o, ol, rc)
+    if ol.size == 0:
+        return o, ol, rc
+    cdef PyObject* ss[2]
+    cdef PyObject* ls[2]
+    cdef int c[2]
+    cdef int stored[2]
+    ss[:] = [<PyObject*>s, <PyObject*>o]
+    ls[:] = [<PyObject*>l, <PyObject*>ol]
+    c[:] = [cc, rc]
+    stored[:] = [code, rc]
+    run_n(unary_kernel(op, cc), 2, ss, ls, c, ol, False, stored)
     return o, ol, rc
 
 
@@ -340,10 +358,6 @@ cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, 
     cdef int code = binary_code(op, ca, cb)
     if sa.device != sb.device:
         raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
-    if ca != code:
-        sa, la = _cast_copy(sa, la, ca, code)
-    if cb != code:
-        sb, lb = _cast_copy(sb, lb, cb, code)
     cdef int64_t shape[MAXDIM]
     cdef int n = broadcast_shapes([la, lb], shape)
     cdef Layout ol = contiguous(n, shape)
@@ -358,10 +372,12 @@ cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, 
     cdef PyObject* s[3]
     cdef PyObject* l[3]
     cdef int c[3]
+    cdef int stored[3]
     s[:] = [<PyObject*>sa, <PyObject*>sb, <PyObject*>o]
     l[:] = [<PyObject*>la, <PyObject*>lb, <PyObject*>ol]
     c[:] = [code, code, rc]
-    run_n(binary_kernel(op, code), 3, s, l, c, ol)
+    stored[:] = [ca, cb, rc]
+    run_n(binary_kernel(op, code), 3, s, l, c, ol, False, stored)
     return o, ol, rc
 
 
@@ -373,10 +389,6 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     if not (sc.device == sx.device == sy.device):
         raise ValueError("where: operands on different devices")
     cdef int code = PROMOTE[cx][cy]
-    if cx != code:
-        sx, lx = _cast_copy(sx, lx, cx, code)
-    if cy != code:
-        sy, ly = _cast_copy(sy, ly, cy, code)
     cdef int64_t shape[MAXDIM]
     cdef int n = broadcast_shapes([lc, lx, ly], shape)
     cdef Layout ol = contiguous(n, shape)
@@ -387,10 +399,12 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     cdef PyObject* s[4]
     cdef PyObject* l[4]
     cdef int c[4]
+    cdef int stored[4]
     s[:] = [<PyObject*>sc, <PyObject*>sx, <PyObject*>sy, <PyObject*>o]
     l[:] = [<PyObject*>lc, <PyObject*>lx, <PyObject*>ly, <PyObject*>ol]
     c[:] = [0, code, code, code]
-    run_n(where_kernel(code), 4, s, l, c, ol)
+    stored[:] = [0, cx, cy, code]
+    run_n(where_kernel(code), 4, s, l, c, ol, False, stored)
     return o, ol, code
 
 

@@ -61,7 +61,7 @@ UNARY = [
     ("sqrt", "numeric", "float", "std::sqrt(a)"),
     ("square", "numeric", "same", "a * a"),
     ("tan", "numeric", "float", "std::tan(a)"),
-    ("tanh", "numeric", "float", "std::tanh(a)"),
+    ("tanh", "numeric", "float", "ax::tanh_(a)"),
     ("trunc", "real", "same", "ax::trunc_(a)"),
 ]
 

@@ -134,6 +134,17 @@ template <class T> inline T log2_(T a) {
     }
 }
 
+// tanh(+-inf + iy) for finite y is +-1 with a zero imaginary part of y's sign (the standard's
+// special case; C's ctanh takes the zero's sign from sin(2y)).
+template <class T> inline T tanh_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        if (std::isinf(a.real()) && std::isfinite(a.imag()))
+            return T(std::copysign(V(1), a.real()), std::copysign(V(0), a.imag()));
+    }
+    return std::tanh(a);
+}
+
 template <class T> inline T logaddexp_(T a, T b) {
     if (a == b) return a + static_cast<T>(0.693147180559945309417232121458176568);
     const T d = a - b;

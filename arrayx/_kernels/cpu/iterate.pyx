@@ -67,7 +67,7 @@ def has_openmp() -> bool:
 cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
                           const int64_t* strides, const int* itemsize, int64_t unit,
                           int64_t row_blocks, int64_t col_blocks, int64_t rows_per,
-                          int64_t cols_per, bint tiled) noexcept nogil:
+                          int64_t cols_per, bint tiled, const loop2d_fn* casts) noexcept nogil:
     cdef char* ptrs[MAX_OPERANDS]
     cdef char* tile[MAX_OPERANDS]
     cdef int64_t st[2 * MAX_OPERANDS]
@@ -92,6 +92,9 @@ cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape,
         ptrs[k] = base[k] + off * itemsize[k]
         st[2 * k] = strides[k * ndim + ndim - 2]
         st[2 * k + 1] = strides[k * ndim + ndim - 1]
+    if casts != NULL:
+        run_buffered(fn, nop, ptrs, st, itemsize, nr, nc, casts)
+        return
     if not tiled:
         fn(ptrs, st, nr, nc)
         return
@@ -105,6 +108,40 @@ cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape,
             fn(tile, st, min(TILE, nr - i), min(TILE, nc - j))
             j += TILE
         i += TILE
+
+
+cdef inline void run_buffered(loop2d_fn fn, int nop, char** ptrs, const int64_t* st,
+                              const int* itemsize, int64_t nr, int64_t nc,
+                              const loop2d_fn* casts) noexcept nogil:
+    """Run ``fn`` row by row in chunks, casting operands whose ``casts[k]`` is set into
+    cache-sized buffers first (inputs only: the last operand is written directly)."""
+    cdef double buffers[MAX_OPERANDS][CHUNK * 2]
+    cdef char* cptrs[2]
+    cdef char* kptrs[MAX_OPERANDS]
+    cdef int64_t cst[4]
+    cdef int64_t kst[2 * MAX_OPERANDS]
+    cdef int64_t i, j, m
+    cdef int k
+    cst[0] = 0
+    cst[2] = 0
+    cst[3] = 1
+    for i in range(nr):
+        j = 0
+        while j < nc:
+            m = min(CHUNK, nc - j)
+            for k in range(nop):
+                kptrs[k] = ptrs[k] + (i * st[2 * k] + j * st[2 * k + 1]) * itemsize[k]
+                kst[2 * k] = 0
+                kst[2 * k + 1] = st[2 * k + 1]
+                if casts[k] != NULL:
+                    cptrs[0] = kptrs[k]
+                    cptrs[1] = <char*>buffers[k]
+                    cst[1] = st[2 * k + 1]
+                    casts[k](cptrs, cst, 1, m)
+                    kptrs[k] = <char*>buffers[k]
+                    kst[2 * k + 1] = 1
+            fn(kptrs, kst, 1, m)
+            j += CHUNK
 
 
 cdef inline bint needs_tiles(int nop, int ndim, const int64_t* shape,
@@ -127,11 +164,14 @@ cdef inline bint needs_tiles(int nop, int ndim, const int64_t* shape,
 
 
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
-              const int64_t* strides, const int* itemsize, bint serial=False) noexcept nogil:
+              const int64_t* strides, const int* itemsize, bint serial=False,
+              const loop2d_fn* casts=NULL) noexcept nogil:
     """Run ``fn`` over the whole iteration space; ``ndim`` is at least 2 (pad with size 1).
 
     ``serial`` keeps it on one thread (for kernels whose blocks share output elements, such
-    as a reduction written as an accumulating binary op).
+    as a reduction written as an accumulating binary op). ``casts``, when given, holds one
+    cast kernel per operand (NULL where none is needed): those inputs are converted to the
+    kernel's dtype in buffers of ``CHUNK`` elements as the loop goes, never as whole copies.
     """
     cdef int64_t n0 = shape[ndim - 2]
     cdef int64_t n1 = shape[ndim - 1]
@@ -161,8 +201,8 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     if threads == 1 or units == 1:
         for u in range(units):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
-                     rows_per, cols_per, tiled)
+                     rows_per, cols_per, tiled, casts)
     else:
         for u in prange(units, num_threads=threads, schedule="static"):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
-                     rows_per, cols_per, tiled)
+                     rows_per, cols_per, tiled, casts)
