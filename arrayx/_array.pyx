@@ -227,7 +227,7 @@ cdef class Array:
     def __str__(self) -> str:
         if self._storage.device != CPU:
             return repr(self)
-        return np.array2string(np.asarray(self))
+        return str(np.asarray(self))
 
     # --- indexing ---------------------------------------------------------------------------
 

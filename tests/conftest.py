@@ -1,0 +1,63 @@
+"""Shared hypothesis strategies: NumPy arrays of the standard's dtypes, and their arrayx twins."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+settings.register_profile("arrayx", max_examples=60, deadline=None)
+settings.load_profile("arrayx")
+
+BOOL = [np.dtype(np.bool_)]
+SIGNED = [np.dtype(t) for t in ("int8", "int16", "int32", "int64")]
+UNSIGNED = [np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64")]
+INTEGER = SIGNED + UNSIGNED
+REAL_FLOAT = [np.dtype("float32"), np.dtype("float64")]
+COMPLEX = [np.dtype("complex64"), np.dtype("complex128")]
+FLOAT = REAL_FLOAT + COMPLEX
+NUMERIC = INTEGER + FLOAT
+ALL = BOOL + NUMERIC
+DTYPES_BY_KIND = {
+    "bool": BOOL, "integer": INTEGER, "real_float": REAL_FLOAT, "float": FLOAT,
+    "numeric": NUMERIC, "all": ALL, "real": INTEGER + REAL_FLOAT,
+    "integer_or_bool": BOOL + INTEGER,
+}
+
+shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
+nonempty_shapes = hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5)
+
+
+def arrays(dtypes: list[np.dtype] = ALL, shape: st.SearchStrategy = shapes,
+           finite: bool = False) -> st.SearchStrategy[np.ndarray]:
+    """NumPy arrays of one of ``dtypes`` (floats include NaN, infinities and signed zeros)."""
+    def elements(dtype: np.dtype) -> st.SearchStrategy | None:
+        if finite and dtype.kind in "fc":
+            width = 32 if dtype in (np.float32, np.complex64) else 64
+            if dtype.kind == "f":
+                return st.floats(-1e6, 1e6, width=width)
+            return st.complex_numbers(max_magnitude=1e6, width=2 * width)
+        return None
+
+    return st.sampled_from(dtypes).flatmap(
+        lambda d: hnp.arrays(d, shape, elements=elements(d)))
+
+
+@st.composite
+def strided(draw: st.DrawFn, base: np.ndarray) -> tuple[object, object]:
+    """A view of ``base`` (negative steps, steps > 1, transposes) as a NumPy index/transform."""
+    index = tuple(
+        draw(st.sampled_from([slice(None), slice(None, None, -1), slice(None, None, 2),
+                              slice(1, None), slice(None, None, -2)]))
+        for _ in range(base.ndim))
+    transpose = draw(st.booleans()) and base.ndim >= 2
+    return index, transpose
+
+
+def apply_view(x: object, index: tuple, transpose: bool) -> object:
+    """Apply a view drawn by ``strided`` to a NumPy or an arrayx array."""
+    v = x[index]
+    if transpose:
+        v = v.mT if hasattr(v, "mT") else np.swapaxes(v, -1, -2)
+    return v

@@ -1,0 +1,144 @@
+"""The Array object: attributes, Python scalars, printing, pickling, namespace."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from conftest import ALL, arrays
+from hypothesis import given
+from hypothesis import strategies as st
+
+import arrayx as xp
+
+
+@given(a=arrays(ALL))
+def test_attributes(a: np.ndarray) -> None:
+    x = xp.asarray(a)
+    assert (x.shape, x.ndim, x.size, x.dtype) == (a.shape, a.ndim, a.size, a.dtype)
+    assert x.device == xp.__array_namespace_info__().default_device()
+    if a.ndim == 2:
+        np.testing.assert_array_equal(np.asarray(x.T), a.T)
+    else:
+        with pytest.raises(ValueError):
+            x.T  # noqa: B018
+    if a.ndim >= 2:
+        np.testing.assert_array_equal(np.asarray(x.mT), np.swapaxes(a, -1, -2))
+
+
+@given(a=arrays(ALL))
+def test_repr_and_str_show_numpys_values(a: np.ndarray) -> None:
+    x = xp.asarray(a)
+    body = np.array2string(a, separator=", ", prefix="Array(")
+    assert repr(x) == f"Array({body}, dtype={a.dtype})"
+    assert str(x) == str(a)
+
+
+@given(a=arrays(ALL, shape=st.just(())))
+def test_python_scalar_conversions(a: np.ndarray) -> None:
+    x = xp.asarray(a)
+    value = a.item()
+    assert bool(x) == bool(value)
+    assert complex(x) == complex(value) or np.isnan(complex(value).real + complex(value).imag)
+    if a.dtype.kind == "c":
+        with pytest.raises(TypeError):
+            float(x)
+        with pytest.raises(TypeError):
+            int(x)
+    else:
+        f = float(x)
+        assert f == float(value) or (np.isnan(f) and np.isnan(value))
+        if a.dtype.kind in "biu" or np.isfinite(value):
+            assert int(x) == int(value)
+    if a.dtype.kind in "iu":
+        assert x.__index__() == int(value)
+        assert [10, 20, 30][x % 3] == [10, 20, 30][int(value) % 3]
+    else:
+        with pytest.raises(TypeError):
+            x.__index__()
+
+
+def test_scalar_conversions_need_0d() -> None:
+    x = xp.ones(2)
+    with pytest.raises(ValueError):
+        bool(x)
+    for convert in (int, float, complex):
+        with pytest.raises(TypeError):
+            convert(x)
+    with pytest.raises(ValueError):
+        int(xp.asarray(float("nan")))
+    with pytest.raises(OverflowError):
+        int(xp.asarray(float("inf")))
+
+
+@given(a=arrays(ALL), data=st.data())
+def test_pickle_and_copy_round_trip(a: np.ndarray, data: st.DataObject) -> None:
+    x = xp.asarray(a)
+    if a.ndim and data.draw(st.booleans()):
+        x = x[::-1]
+        a = a[::-1]
+    for y in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x)):
+        assert y.dtype == a.dtype and y.shape == a.shape
+        np.testing.assert_array_equal(np.asarray(y), a)
+        assert y._storage is not x._storage
+
+
+def test_array_namespace() -> None:
+    x = xp.ones(1)
+    assert x.__array_namespace__() is xp
+    assert x.__array_namespace__(api_version="2025.12") is xp
+    assert x.__array_namespace__(api_version="2023.12") is xp
+    with pytest.raises(ValueError):
+        x.__array_namespace__(api_version="2099.01")
+    assert xp.__array_api_version__ == "2025.12"
+
+
+def test_to_device() -> None:
+    x = xp.ones(3)
+    assert x.to_device("cpu") is x
+    assert x.to_device(x.device) is x
+    with pytest.raises(ValueError):
+        x.to_device("tpu:0")
+
+
+def test_namespace_info() -> None:
+    info = xp.__array_namespace_info__()
+    assert isinstance(info.devices(), tuple) and info.default_device() in info.devices()
+    assert info.default_dtypes() == {"real floating": xp.float64,
+                                     "complex floating": xp.complex128,
+                                     "integral": xp.int64, "indexing": xp.int64}
+    assert set(info.dtypes()) == {d.name for d in ALL}
+    assert set(info.dtypes(kind="integral")) == {
+        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+    assert set(info.dtypes(kind=("bool", "complex floating"))) == {
+        "bool", "complex64", "complex128"}
+    assert info.capabilities()["max dimensions"] == 64
+    with pytest.raises(ValueError):
+        info.dtypes(kind="strings")
+
+
+def test_constants() -> None:
+    assert xp.e == np.e and xp.pi == np.pi and xp.inf == np.inf and xp.newaxis is None
+    assert np.isnan(xp.nan)
+
+
+def test_storage_is_aligned_and_freed_with_last_view() -> None:
+    import gc
+    import weakref
+
+    assert xp.zeros(10**6)._storage.address % 64 == 0
+    assert xp.empty(3)._storage.address % 64 == 0
+    n = np.arange(10.0)
+    ref = weakref.ref(n)
+    x = xp.asarray(n)
+    del n
+    view = x[::2]
+    del x
+    gc.collect()
+    assert ref() is not None
+    assert float(view[1]) == 2.0
+    del view
+    gc.collect()
+    assert ref() is None

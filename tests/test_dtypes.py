@@ -1,0 +1,112 @@
+"""Dtypes, promotion, casting and the data type functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ALL, FLOAT, INTEGER, arrays
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import arrayx as xp
+
+STANDARD_KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floating",
+                  "complex floating", "numeric")
+
+
+def test_dtypes_are_numpy_dtypes() -> None:
+    for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float32", "float64", "complex64", "complex128"):
+        assert getattr(xp, name) == np.dtype(name)
+        assert isinstance(getattr(xp, name), np.dtype)
+
+
+@given(a=st.sampled_from(ALL), b=st.sampled_from(ALL))
+def test_result_type_follows_numpy(a: np.dtype, b: np.dtype) -> None:
+    assert xp.result_type(a, b) == np.result_type(a, b)
+    assert xp.result_type(xp.empty(1, dtype=a), b) == np.result_type(a, b)
+
+
+@given(d=st.sampled_from(ALL), scalar=st.sampled_from([True, 1, 1.0, 1j]))
+def test_result_type_python_scalars_are_weak(d: np.dtype, scalar: object) -> None:
+    assume(not (d == np.bool_ and isinstance(scalar, int) and not isinstance(scalar, bool)))
+    assert xp.result_type(d, scalar) == np.result_type(d, scalar)
+
+
+def test_result_type_needs_something() -> None:
+    with pytest.raises(ValueError):
+        xp.result_type()
+    assert xp.result_type(1, 2.0) == xp.float64
+
+
+@given(a=st.sampled_from(ALL), b=st.sampled_from(ALL))
+def test_can_cast_matches_safe_casting(a: np.dtype, b: np.dtype) -> None:
+    assert xp.can_cast(a, b) == np.can_cast(a, b, "safe")
+    assert xp.can_cast(xp.empty(1, dtype=a), b) == np.can_cast(a, b, "safe")
+
+
+@given(d=st.sampled_from(ALL), kind=st.sampled_from(STANDARD_KINDS))
+def test_isdtype(d: np.dtype, kind: str) -> None:
+    assert xp.isdtype(d, kind) == np.isdtype(d, kind)
+    assert xp.isdtype(d, (kind, d))
+    with pytest.raises(ValueError):
+        xp.isdtype(d, "not a kind")
+
+
+@pytest.mark.parametrize("d", FLOAT)
+def test_finfo(d: np.dtype) -> None:
+    got, expected = xp.finfo(d), np.finfo(d)
+    for field in ("bits", "eps", "max", "min", "smallest_normal"):
+        assert getattr(got, field) == getattr(expected, field)
+        assert isinstance(getattr(got, field), int if field == "bits" else float)
+    assert got.dtype == expected.dtype
+
+
+@pytest.mark.parametrize("d", INTEGER)
+def test_iinfo(d: np.dtype) -> None:
+    got, expected = xp.iinfo(d), np.iinfo(d)
+    assert (got.bits, got.min, got.max) == (expected.bits, expected.min, expected.max)
+    assert got.dtype == d
+    with pytest.raises(TypeError):
+        xp.finfo(d)
+    with pytest.raises(TypeError):
+        xp.iinfo(xp.float64)
+
+
+def castable(a: np.ndarray, to: np.dtype) -> bool:
+    """Whether NumPy's cast of ``a`` to ``to`` is defined (no NaN/inf/out-of-range to int)."""
+    if to.kind not in "iub" or a.dtype.kind not in "fc":
+        return True
+    if to.kind == "b":
+        return True
+    values = a.real if a.dtype.kind == "c" else a
+    info = np.iinfo(to)
+    return bool(np.all(np.isfinite(values)) and np.all(values > info.min - 1)
+                and np.all(values < info.max + 1))
+
+
+@given(a=arrays(ALL), to=st.sampled_from(ALL), data=st.data())
+def test_astype_matches_numpy(a: np.ndarray, to: np.dtype, data: st.DataObject) -> None:
+    assume(castable(a, to))
+    x = xp.asarray(a)
+    step = data.draw(st.sampled_from([1, -1, 2]))
+    view = (slice(None, None, step),) * a.ndim
+    expected = a[view].real.astype(to) if (a.dtype.kind == "c" and to.kind != "c"
+                                          and to.kind != "b") else a[view].astype(to)
+    got = xp.astype(x[view], to)
+    assert got.dtype == to and got.shape == expected.shape
+    np.testing.assert_array_equal(np.asarray(got), expected)
+    assert got._storage is not x._storage
+
+
+def test_astype_copy_false_returns_same_array() -> None:
+    x = xp.arange(3)
+    assert xp.astype(x, xp.int64, copy=False) is x
+    assert xp.astype(x, xp.int64) is not x
+
+
+def test_transposed_copy_is_c_ordered() -> None:
+    n = np.arange(200 * 300, dtype=np.float64).reshape(200, 300)
+    got = xp.astype(xp.asarray(n).mT, xp.float64)
+    assert got._layout.c_contiguous
+    np.testing.assert_array_equal(np.asarray(got), n.T)
