@@ -57,16 +57,19 @@ def apply(op: tuple, arr: np.ndarray | xp.Array) -> np.ndarray | xp.Array:
     mod = np if isinstance(arr, np.ndarray) else xp
     kind, arg = op
     if kind == "index":
-        return arr[arg]
-    if kind == "expand":
-        return mod.expand_dims(arr, axis=arg)
-    if kind == "permute":
-        return mod.permute_dims(arr, arg)
-    if kind == "flip":
-        return mod.flip(arr, axis=arg)
-    if kind == "squeeze":
-        return mod.squeeze(arr, axis=tuple(i for i, n in enumerate(arr.shape) if n == 1))
-    return arr.mT
+        out = arr[arg]
+    elif kind == "expand":
+        out = mod.expand_dims(arr, axis=arg)
+    elif kind == "permute":
+        out = mod.permute_dims(arr, arg)
+    elif kind == "flip":
+        out = mod.flip(arr, axis=arg)
+    elif kind == "squeeze":
+        out = mod.squeeze(arr, axis=tuple(i for i, n in enumerate(arr.shape) if n == 1))
+    else:
+        out = arr.mT
+    # NumPy hands back scalars for 0-d results; arrayx keeps 0-d arrays.
+    return np.asarray(out) if isinstance(out, np.generic) else out
 
 
 @given(data=st.data(), a=arrays(ALL))

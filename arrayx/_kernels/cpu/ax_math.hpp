@@ -80,10 +80,12 @@ template <class T> inline T round_(T a) {
 template <class T> inline T sign_(T a) {
     if constexpr (is_complex_v<T>) {
         using V = typename T::value_type;
-        if (std::isnan(a.real()) || std::isnan(a.imag())) {
-            const V n = std::numeric_limits<V>::quiet_NaN();
-            return T(n, n);
-        }
+        const V n = std::numeric_limits<V>::quiet_NaN();
+        if (std::isnan(a.real()) || std::isnan(a.imag())) return T(n, n);
+        // One infinite part points along its axis (as NumPy); two make inf/inf, NaN.
+        if (std::isinf(a.real()) && std::isinf(a.imag())) return T(n, n);
+        if (std::isinf(a.real())) return T(std::copysign(V(1), a.real()), std::copysign(V(0), a.imag()));
+        if (std::isinf(a.imag())) return T(std::copysign(V(0), a.real()), std::copysign(V(1), a.imag()));
         if (a.real() == 0 && a.imag() == 0) return T(0, 0);
         return a / T(std::hypot(a.real(), a.imag()), V(0));
     } else if constexpr (std::is_floating_point_v<T>) {

@@ -1,0 +1,289 @@
+"""Every elementwise function and operator against NumPy, over drawn dtypes, shapes and strides."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+import pytest
+from conftest import DTYPES_BY_KIND, arrays
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import arrayx as xp
+from arrayx._kernels import ops
+
+UNARY = {name: kinds for name, kinds, _, _ in ops.UNARY}
+BINARY = {name: kinds for name, kinds, _, _ in ops.BINARY}
+FLOAT_RESULT = {name for name, _, result, _ in ops.UNARY + ops.BINARY if result == "float"}
+NUMPY_NAMES = {"acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+               "atan": "arctan", "atanh": "arctanh", "atan2": "arctan2",
+               "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
+               "bitwise_right_shift": "right_shift", "pow": "power", "conj": "conjugate"}
+# Functions whose float results need a tolerance (transcendental), by dtype precision.
+EXACT = {"abs", "negative", "positive", "logical_not", "bitwise_invert", "ceil", "floor",
+         "trunc", "round", "conj", "real", "imag", "isnan", "isinf", "isfinite", "signbit",
+         "add", "subtract", "multiply", "equal", "not_equal", "less", "less_equal", "greater",
+         "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+         "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum",
+         "minimum", "copysign", "nextafter", "floor_divide", "remainder", "square", "sign"}
+
+
+def numpy_func(name: str):
+    return getattr(np, NUMPY_NAMES.get(name, name))
+
+
+def expected_of(name: str, *args: np.ndarray) -> np.ndarray:
+    """NumPy's result, computing integer inputs of float ops in float64 as arrayx does."""
+    if name in FLOAT_RESULT and all(a.dtype.kind in "biu" for a in args):
+        args = tuple(a.astype(np.float64) for a in args)
+    with np.errstate(all="ignore"):
+        return numpy_func(name)(*args)
+
+
+def assert_matches(got: xp.Array, expected: np.ndarray, name: str) -> None:
+    got_np = np.asarray(got)
+    assert got.shape == expected.shape
+    assert got.dtype == expected.dtype, (name, got.dtype, expected.dtype)
+    exact = name in EXACT and not (expected.dtype.kind == "c" and name in (
+        "multiply", "square", "sign"))
+    if expected.dtype.kind in "biu" or exact:
+        np.testing.assert_array_equal(got_np, expected)
+        if expected.dtype.kind == "f" and name in ("ceil", "floor", "trunc", "round",
+                                                   "negative", "copysign"):
+            np.testing.assert_array_equal(np.signbit(got_np), np.signbit(expected))
+        return
+    single = expected.dtype in (np.float32, np.complex64)
+    rtol = 2e-5 if single else 1e-12
+    atol = 1e-30 if expected.dtype.kind == "f" else (1e-5 if single else 1e-12)
+    np.testing.assert_allclose(got_np, expected, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def view_of(a: np.ndarray, how: str) -> tuple[np.ndarray, xp.Array]:
+    """The same strided view of ``a`` in NumPy and in arrayx (sharing ``a``'s memory)."""
+    x = xp.asarray(a)
+    if how == "reversed" and a.ndim:
+        return a[::-1], x[::-1]
+    if how == "transposed" and a.ndim >= 2:
+        return a.mT, x.mT
+    if how == "stepped" and a.ndim:
+        return a[..., ::2], x[..., ::2]
+    return a, x
+
+
+def well_defined(name: str, *args: np.ndarray) -> bool:
+    """Inputs where NumPy's result is the reference (branch cuts aside)."""
+    if name in ("acos", "asin", "atanh", "acosh", "log", "log2", "log10", "log1p", "sqrt") \
+            and any(a.dtype.kind == "c" for a in args):
+        # On a branch cut, signed zeros decide the side: NumPy and arrayx may differ there.
+        return all(np.all(a.imag != 0) for a in args)
+    if name in ("tan", "tanh", "sinh", "cosh", "exp", "expm1") and \
+            any(a.dtype.kind == "c" for a in args):
+        return all(np.all(np.abs(a) < 50) for a in args)
+    if name == "pow":
+        # NumPy raises for negative integer exponents; arrayx truncates like C.
+        return not any(a.dtype.kind == "c" for a in args) and not (
+            args[1].dtype.kind == "i" and np.any(args[1] < 0))
+    if name in ("multiply", "divide") and any(a.dtype.kind == "c" for a in args):
+        # Complex infinities and overflow: C's Annex G and NumPy's formulas pick different
+        # (equally valid) infinities and NaNs.
+        return all(np.all(np.isfinite(a)) and np.all(np.abs(a) < 1e15) for a in args) and (
+            name != "divide" or np.all(args[1] != 0))
+    if name == "sign" and args[0].dtype.kind == "c":
+        # The standard makes any NaN part give NaN; NumPy keeps an infinite part's direction.
+        return not np.isnan(args[0]).any()
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@given(data=st.data())
+def test_unary_matches_numpy(name: str, data: st.DataObject) -> None:
+    kinds = UNARY[name]
+    dtypes = DTYPES_BY_KIND[kinds]
+    a = data.draw(arrays(dtypes))
+    how = data.draw(st.sampled_from(["plain", "reversed", "transposed", "stepped"]))
+    a, x = view_of(a, how)
+    assume(well_defined(name, a))
+    assert_matches(getattr(xp, name)(x), expected_of(name, a), name)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@given(data=st.data())
+def test_binary_matches_numpy(name: str, data: st.DataObject) -> None:
+    dtypes = DTYPES_BY_KIND[BINARY[name]]
+    dtype = data.draw(st.sampled_from(dtypes))
+    shape = data.draw(st.sampled_from([(), (3,), (2, 3), (4, 1, 3), (0, 3)]))
+    other = data.draw(st.sampled_from([shape, shape[1:], (1,) * len(shape)]))
+    from hypothesis.extra import numpy as hnp
+    a = data.draw(hnp.arrays(dtype, shape))
+    b = data.draw(hnp.arrays(dtype, other))
+    if name in ("bitwise_left_shift", "bitwise_right_shift"):
+        b = (np.abs(b.astype(np.int64)) % (8 * dtype.itemsize)).astype(dtype)
+    how = data.draw(st.sampled_from(["plain", "reversed", "transposed"]))
+    a, x = view_of(a, how)
+    if how == "transposed" and a.ndim >= 2:
+        b = np.broadcast_to(b, a.mT.shape).mT if b.ndim else b
+    y = xp.asarray(b.copy())
+    assume(well_defined(name, a, b))
+    assert_matches(getattr(xp, name)(x, y), expected_of(name, a, b), name)
+
+
+@pytest.mark.parametrize("a_dtype,b_dtype", [
+    ("int8", "int64"), ("uint8", "int8"), ("int32", "float32"), ("float32", "float64"),
+    ("int16", "complex64"), ("float32", "complex128"), ("uint64", "int64")])
+@pytest.mark.parametrize("name", ["add", "multiply", "divide", "equal", "maximum"])
+def test_mixed_dtypes_promote_like_numpy(a_dtype: str, b_dtype: str, name: str) -> None:
+    if name == "maximum" and "complex" in a_dtype + b_dtype:
+        return
+    rng = np.random.default_rng(0)
+    a = (rng.random((3, 1500)) * 100).astype(a_dtype)
+    b = (rng.random((1500,)) * 100 + 1).astype(b_dtype)
+    got = getattr(xp, name)(xp.asarray(a)[:, ::-1], xp.asarray(b))
+    assert_matches(got, expected_of(name, a[:, ::-1], b), name)
+
+
+BINARY_OPERATORS = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
+    "pow": operator.pow, "bitwise_left_shift": operator.lshift,
+    "bitwise_right_shift": operator.rshift, "bitwise_and": operator.and_,
+    "bitwise_or": operator.or_, "bitwise_xor": operator.xor, "equal": operator.eq,
+    "not_equal": operator.ne, "less": operator.lt, "less_equal": operator.le,
+    "greater": operator.gt, "greater_equal": operator.ge,
+}
+IN_PLACE = {"add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
+            "divide": operator.itruediv, "floor_divide": operator.ifloordiv,
+            "remainder": operator.imod, "pow": operator.ipow,
+            "bitwise_left_shift": operator.ilshift, "bitwise_right_shift": operator.irshift,
+            "bitwise_and": operator.iand, "bitwise_or": operator.ior,
+            "bitwise_xor": operator.ixor}
+
+
+def scalar_for(dtype: np.dtype, data: st.DataObject) -> object:
+    if dtype.kind == "b":
+        return data.draw(st.booleans())
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return data.draw(st.integers(max(info.min, -100), min(info.max, 100)))
+    if dtype.kind == "f":
+        return data.draw(st.floats(-1e3, 1e3))
+    return data.draw(st.complex_numbers(max_magnitude=1e3))
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_OPERATORS))
+@given(data=st.data())
+def test_operators_with_arrays_and_scalars(name: str, data: st.DataObject) -> None:
+    op = BINARY_OPERATORS[name]
+    dtypes = [d for d in DTYPES_BY_KIND[BINARY[name]] if not (name == "pow" and d.kind == "c")]
+    dtype = data.draw(st.sampled_from(dtypes))
+    a = data.draw(arrays([dtype], shape=st.sampled_from([(), (4,), (2, 3)]), finite=True))
+    if name in ("bitwise_left_shift", "bitwise_right_shift", "pow") and dtype.kind in "iu":
+        a = np.abs(a.astype(np.int64) % 7).astype(dtype)
+    x = xp.asarray(a)
+    s = scalar_for(dtype, data)
+    if name in ("bitwise_left_shift", "bitwise_right_shift", "pow") and dtype.kind in "iu":
+        s = abs(int(s)) % 7
+    with np.errstate(all="ignore"):
+        expected = op(a, s)
+        expected_r = op(s, a)
+    assert_matches(op(x, x), expected_of(name, a, a), name)
+    if name in FLOAT_RESULT and dtype.kind in "biu":
+        return
+    assert_matches(op(x, s), np.asarray(expected), name)
+    assert_matches(op(s, x), np.asarray(expected_r), name)
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+@given(data=st.data())
+def test_in_place_operators(name: str, data: st.DataObject) -> None:
+    dtypes = [d for d in DTYPES_BY_KIND[BINARY[name]] if not (name == "pow" and d.kind == "c")]
+    dtype = data.draw(st.sampled_from(dtypes))
+    if name in FLOAT_RESULT and dtype.kind in "biu":
+        x = xp.ones(3, dtype=dtype)
+        with pytest.raises(TypeError):
+            IN_PLACE[name](x, x)
+        return
+    a = data.draw(arrays([dtype], shape=st.just((3, 4)), finite=True))
+    b = data.draw(arrays([dtype], shape=st.sampled_from([(4,), (1, 4), (3, 4)]), finite=True))
+    if dtype.kind in "iu" and name in ("bitwise_left_shift", "bitwise_right_shift", "pow"):
+        b = np.abs(b.astype(np.int64) % 5).astype(dtype)
+    assume(well_defined(name, a, b))
+    x = xp.asarray(a.copy())
+    expected = a.copy()
+    with np.errstate(all="ignore"):
+        IN_PLACE[name](expected, b)
+    before = x._storage
+    x = IN_PLACE[name](x, xp.asarray(b))
+    assert x._storage is before
+    assert_matches(x, expected, name)
+
+
+def test_in_place_keeps_dtype_or_raises() -> None:
+    x = xp.arange(4, dtype=xp.int32)
+    with pytest.raises(TypeError):
+        x += 1.5
+    with pytest.raises(TypeError):
+        x += xp.ones(4, dtype=xp.int64)
+    with pytest.raises(ValueError):
+        x += xp.ones((2, 4), dtype=xp.int32)
+    with pytest.raises(ValueError):
+        view = xp.broadcast_to(x, (2, 4))
+        view += 1
+    np.testing.assert_array_equal(np.asarray(x), np.arange(4, dtype=np.int32))
+
+
+@given(a=arrays(DTYPES_BY_KIND["numeric"], shape=st.sampled_from([(7,), (3, 5)]), finite=True))
+def test_in_place_with_overlap_matches_numpy(a: np.ndarray) -> None:
+    x = xp.asarray(a.copy())
+    expected = a.copy()
+    x[1:] += x[:-1]
+    expected[1:] += expected[:-1].copy()
+    x += x[::-1]
+    expected += expected[::-1].copy()
+    np.testing.assert_array_equal(np.asarray(x), expected)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_operators_and_bad_dtypes(name: str) -> None:
+    allowed = set(DTYPES_BY_KIND[UNARY[name]])
+    for dtype in DTYPES_BY_KIND["all"]:
+        x = xp.ones(2, dtype=dtype)
+        if dtype in allowed or (name in FLOAT_RESULT and dtype.kind in "iu"):
+            getattr(xp, name)(x)
+        else:
+            with pytest.raises(TypeError, match=name):
+                getattr(xp, name)(x)
+
+
+def test_unary_operators() -> None:
+    a = np.array([[1, -2, 3]], dtype=np.int16)
+    x = xp.asarray(a)
+    for got, expected in ((-x, -a), (+x, +a), (abs(x), abs(a)), (~x, ~a)):
+        assert_matches(got, expected, "negative")
+
+
+def test_shapes_that_do_not_broadcast() -> None:
+    with pytest.raises(ValueError, match=r"\(3,\).*\(4,\)"):
+        xp.add(xp.ones(3), xp.ones(4))
+    with pytest.raises(TypeError):
+        xp.add(1, 2)
+
+
+@given(a=arrays(DTYPES_BY_KIND["real"], shape=st.sampled_from([(5,), (2, 3)]), finite=True),
+       data=st.data())
+def test_clip(a: np.ndarray, data: st.DataObject) -> None:
+    lo = data.draw(st.none() | st.integers(-5, 0))
+    hi = data.draw(st.none() | st.integers(0, 5))
+    got = xp.clip(xp.asarray(a), lo, hi)
+    expected = a.copy() if lo is None and hi is None else np.clip(a, lo, hi).astype(a.dtype)
+    assert_matches(got, expected, "clip")
+
+
+@given(c=arrays([np.dtype(bool)], shape=st.sampled_from([(4,), (2, 4)])),
+       a=arrays(DTYPES_BY_KIND["all"], shape=st.just((4,))), data=st.data())
+def test_where(c: np.ndarray, a: np.ndarray, data: st.DataObject) -> None:
+    b = data.draw(arrays([a.dtype], shape=st.sampled_from([(1,), (4,)])))
+    got = xp.where(xp.asarray(c), xp.asarray(a), xp.asarray(b))
+    np.testing.assert_array_equal(np.asarray(got), np.where(c, a, b))
+    with pytest.raises(TypeError):
+        xp.where(xp.asarray(a.astype(np.int8)), xp.asarray(a), xp.asarray(b))
