@@ -337,7 +337,7 @@ cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout l
     if rc != ca or code != ca:
         raise TypeError(f"{BINARY_NAMES[op]} in place would change {_dtypes.DTYPES[ca]} to "
                         f"{_dtypes.DTYPES[rc]}")
-    if sa.device != sb.device:
+    if sa.device is not sb.device and sa.device != sb.device:
         raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
     lb = broadcast_to(lb, la.ndim, la.shape_)
     if cb != code or (may_overlap(sa, la, ca, sb, lb, cb) and not (
@@ -353,22 +353,37 @@ cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout l
     return 0
 
 
+cdef inline bint same_shape(Layout a, Layout b) noexcept:
+    if a.ndim != b.ndim:
+        return False
+    for i in range(a.ndim):
+        if a.shape_[i] != b.shape_[i]:
+            return False
+    return True
+
+
 cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb):
     """Apply binary op ``op`` with promotion and broadcasting; return a fresh result."""
     cdef int code = binary_code(op, ca, cb)
-    if sa.device != sb.device:
+    if sa.device is not sb.device and sa.device != sb.device:
         raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
     cdef int64_t shape[MAXDIM]
-    cdef int n = broadcast_shapes([la, lb], shape)
-    cdef Layout ol = contiguous(n, shape)
+    cdef int n
+    cdef Layout ol
+    if same_shape(la, lb):
+        n = la.ndim
+        ol = contiguous_like(la)
+    else:
+        n = broadcast_shapes([la, lb], shape)
+        ol = contiguous(n, shape)
     cdef int rc = result_code(BINARY_RESULT[op], code)
     cdef Storage o = allocate(ol, rc, sa.device)
     if ol.size == 0:
         return o, ol, rc
     if not (la.ndim == n and la.size == ol.size):
-        la = broadcast_to(la, n, shape)
+        la = broadcast_to(la, n, ol.shape_)
     if not (lb.ndim == n and lb.size == ol.size):
-        lb = broadcast_to(lb, n, shape)
+        lb = broadcast_to(lb, n, ol.shape_)
     cdef PyObject* s[3]
     cdef PyObject* l[3]
     cdef int c[3]
