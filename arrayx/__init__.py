@@ -120,6 +120,7 @@ from arrayx._manipulation import (
     squeeze,
 )
 from arrayx._searching import where
+from arrayx._statistical import max, mean, min, prod, std, sum, var
 from arrayx._utility import all, any
 
 __version__ = "0.1.0"
@@ -142,10 +143,11 @@ __all__ = [
     "get_num_threads", "greater", "greater_equal", "hypot", "iinfo", "imag", "inf", "int16",
     "int32", "int64", "int8", "isdtype", "isfinite", "isinf", "isnan", "less", "less_equal",
     "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "matrix_transpose", "maximum", "meshgrid",
-    "minimum", "multiply", "nan", "negative", "newaxis", "nextafter", "not_equal", "ones",
-    "ones_like", "permute_dims", "pi", "positive", "pow", "real", "reciprocal", "remainder",
-    "reshape", "result_type", "round", "set_num_threads", "sign", "signbit", "sin", "sinh", "sqrt",
-    "square", "squeeze", "subtract", "tan", "tanh", "tril", "triu", "trunc", "uint16", "uint32",
-    "uint64", "uint8", "where", "zeros", "zeros_like",
+    "logical_not", "logical_or", "logical_xor", "matrix_transpose", "max", "maximum", "mean",
+    "meshgrid", "min", "minimum", "multiply", "nan", "negative", "newaxis", "nextafter",
+    "not_equal", "ones", "ones_like", "permute_dims", "pi", "positive", "pow", "prod", "real",
+    "reciprocal", "remainder", "reshape", "result_type", "round", "set_num_threads", "sign",
+    "signbit", "sin", "sinh", "sqrt", "square", "squeeze", "std", "subtract", "sum", "tan", "tanh",
+    "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "var", "where", "zeros",
+    "zeros_like",
 ]

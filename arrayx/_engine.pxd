@@ -26,3 +26,4 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
 cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity, tuple axes)
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1
+cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)

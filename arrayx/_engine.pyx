@@ -17,7 +17,8 @@ from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
 from arrayx._kernels.cpu.kernels cimport (
-    binary_kernel, cast_kernel, loop2d_fn, unary_kernel, where_kernel,
+    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, loop2d_fn, unary_kernel,
+    where_kernel,
 )
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
@@ -457,3 +458,37 @@ cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity,
     c[:] = [code, code, code]
     run_n(binary_kernel(op, code), 3, ss, ls, c, acc, True)
     return o, ol, code
+
+
+cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
+    """Fold ``s`` (seen through ``l``, dtype ``code``) over ``axes`` with fold op ``op``.
+
+    The input is cast to the accumulator dtype ``acc`` chunk by chunk as the kernel reads it.
+    Returns ``(storage, layout, acc)`` of a C-ordered result that keeps unit axes at ``axes``.
+    """
+    cdef loop2d_fn fn = fold_kernel(op, acc)
+    if fn == NULL:
+        raise TypeError(f"this reduction does not accept {_dtypes.DTYPES[acc]}")
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    cdef int i, n = l.ndim
+    for i in range(n):
+        shape[i] = 1 if i in axes else l.shape_[i]
+    cdef Layout ol = contiguous(n, shape)
+    cdef Storage o = allocate(ol, acc, s.device)
+    fold_init_kernel(op, acc)(o.data, ol.size)
+    if l.size == 0:
+        return o, ol, acc
+    for i in range(n):
+        st[i] = 0 if i in axes else ol.strides_[i]
+    cdef Layout spread = new_layout(n, l.shape_, st, 0)
+    cdef PyObject* ss[2]
+    cdef PyObject* ls[2]
+    cdef int c[2]
+    cdef int stored[2]
+    ss[:] = [<PyObject*>s, <PyObject*>o]
+    ls[:] = [<PyObject*>l, <PyObject*>spread]
+    c[:] = [acc, acc]
+    stored[:] = [code, acc]
+    run_n(fn, 2, ss, ls, c, spread, True, stored)
+    return o, ol, acc

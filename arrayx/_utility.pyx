@@ -1,6 +1,6 @@
 """Utility functions: all, any."""
 from arrayx._array cimport Array, wrap
-from arrayx._core.layout cimport normalize_axis, squeeze
+from arrayx._core.layout cimport reduction_axes, squeeze
 from arrayx._engine cimport reduce_binary
 
 from arrayx._engine import BINARY_NAMES
@@ -9,17 +9,6 @@ __all__ = ["all", "any"]
 
 cdef int LOGICAL_AND = BINARY_NAMES.index("logical_and")
 cdef int LOGICAL_OR = BINARY_NAMES.index("logical_or")
-
-
-cdef tuple reduction_axes(object axis, int ndim):
-    """Normalised, distinct axes of ``axis`` (None: all)."""
-    if axis is None:
-        return tuple(range(ndim))
-    items = axis if isinstance(axis, tuple) else (axis,)
-    axes = tuple(sorted(normalize_axis(a, ndim) for a in items))
-    if len(set(axes)) != len(axes):
-        raise ValueError(f"repeated axis in {axis}")
-    return axes
 
 
 cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, bint identity,

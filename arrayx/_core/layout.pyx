@@ -251,6 +251,13 @@ cdef int normalize_axis(object axis, int ndim) except -1:
     return a + ndim if a < 0 else a
 
 
+cdef tuple reduction_axes(object axis, int ndim):
+    """Sorted, normalised, distinct axes of ``axis`` (None: all); AxisError on a repeat."""
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(sorted(_axes_list(axis, ndim)))
+
+
 cdef list _axes_list(object axes, int ndim):
     """Normalised axes of an int or a tuple; AxisError on a repeat."""
     if not isinstance(axes, (tuple, list)):

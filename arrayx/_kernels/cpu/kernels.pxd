@@ -21,3 +21,9 @@ cdef extern from "ax_ops.hpp" namespace "ax" nogil:
     loop2d_fn unary_kernel(int op, int code)
     loop2d_fn binary_kernel(int op, int code)
     loop2d_fn where_kernel(int code)
+
+cdef extern from "ax_reduce.hpp" namespace "ax" nogil:
+    ctypedef void (*fold_init_fn)(char* out, int64_t n)
+    loop2d_fn fold_kernel(int op, int code)
+    fold_init_fn fold_init_kernel(int op, int code)
+    int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN

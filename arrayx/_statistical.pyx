@@ -1,0 +1,137 @@
+"""Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
+from arrayx._array cimport Array, code_of, wrap
+from arrayx._core.layout cimport reduction_axes, squeeze
+from arrayx._engine cimport fold
+
+from arrayx._elementwise import divide, multiply, sqrt, subtract
+
+__all__ = ["max", "mean", "min", "prod", "std", "sum", "var"]
+
+cdef int FOLD_SUM = 0, FOLD_PROD = 1, FOLD_MAX = 2, FOLD_MIN = 3
+
+
+cdef Array _arr(object x, str name):
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    return <Array>x
+
+
+cdef int _sum_code(int code, object dtype, str name) except -1:
+    """The accumulator dtype of sum and prod: the standard's defaults, or ``dtype``."""
+    if dtype is not None:
+        return code_of(dtype)
+    if code == 0:
+        raise TypeError(f"{name} does not accept bool input; pass dtype=")
+    if 1 <= code <= 4:
+        return 4
+    if 5 <= code <= 8:
+        return 8
+    return code
+
+
+cdef Array _fold(int op, Array a, tuple axes, int acc, bint keepdims):
+    s, L, c = fold(op, a._storage, a._layout, a._code, acc, axes)
+    if not keepdims:
+        L = squeeze(L, axes)
+    return wrap(s, L, c)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
+    """The sum of the elements (along ``axis``), pairwise for floating point.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    axis : int or tuple of ints, optional
+        Axes to reduce; None reduces all.
+    dtype : dtype, optional
+        The accumulator and result dtype; default: int64 for signed, uint64 for unsigned
+        integers, the input's dtype for floating point.
+    keepdims : bool
+        Keep the reduced axes as unit axes.
+
+    Returns
+    -------
+    Array
+    """
+    cdef Array a = _arr(x, "sum")
+    return _fold(FOLD_SUM, a, reduction_axes(axis, a._layout.ndim),
+                 _sum_code(a._code, dtype, "sum"), keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
+    """The product of the elements (along ``axis``); parameters as ``sum``."""
+    cdef Array a = _arr(x, "prod")
+    return _fold(FOLD_PROD, a, reduction_axes(axis, a._layout.ndim),
+                 _sum_code(a._code, dtype, "prod"), keepdims)
+
+
+cdef Array _extreme(int op, object x, object axis, bint keepdims, str name):
+    cdef Array a = _arr(x, name)
+    axes = reduction_axes(axis, a._layout.ndim)
+    if a._code == 0 or a._code >= 11:
+        raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
+    for i in axes:
+        if a._layout.shape_[i] == 0:
+            raise ValueError(f"{name} of an empty axis has no value")
+    return _fold(op, a, axes, a._code, keepdims)
+
+
+def max(x, /, *, axis=None, keepdims=False) -> Array:
+    """The largest element (along ``axis``); NaN if any is NaN; ValueError when empty."""
+    return _extreme(FOLD_MAX, x, axis, keepdims, "max")
+
+
+def min(x, /, *, axis=None, keepdims=False) -> Array:
+    """The smallest element (along ``axis``); NaN if any is NaN; ValueError when empty."""
+    return _extreme(FOLD_MIN, x, axis, keepdims, "min")
+
+
+cdef object _count(Array a, tuple axes):
+    n = 1
+    for i in axes:
+        n *= a._layout.shape_[i]
+    return n
+
+
+def mean(x, /, *, axis=None, keepdims=False) -> Array:
+    """The arithmetic mean (along ``axis``) of a floating-point array; NaN when empty."""
+    cdef Array a = _arr(x, "mean")
+    if a._code < 9:
+        raise TypeError(f"mean takes a floating-point array, not {a.dtype}")
+    axes = reduction_axes(axis, a._layout.ndim)
+    total = _fold(FOLD_SUM, a, axes, a._code, keepdims)
+    return divide(total, float(_count(a, axes)) if _count(a, axes) else float("nan"))
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
+    """The variance (along ``axis``) of a real floating-point array.
+
+    Parameters
+    ----------
+    x : Array
+    axis : int or tuple of ints, optional
+    correction : int or float
+        Degrees of freedom removed from the divisor (0: population, 1: sample).
+    keepdims : bool
+
+    Returns
+    -------
+    Array
+        NaN where the divisor is not positive.
+    """
+    cdef Array a = _arr(x, "var")
+    if a._code not in (9, 10):
+        raise TypeError(f"var takes a real floating-point array, not {a.dtype}")
+    axes = reduction_axes(axis, a._layout.ndim)
+    n = _count(a, axes)
+    centred = subtract(a, mean(a, axis=axes, keepdims=True)) if n else a
+    squares = _fold(FOLD_SUM, multiply(centred, centred), axes, a._code, keepdims)
+    divisor = n - correction
+    return divide(squares, float(divisor) if divisor > 0 else float("nan"))
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
+    """The standard deviation (along ``axis``); parameters as ``var``."""
+    return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
