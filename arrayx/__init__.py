@@ -112,16 +112,28 @@ from arrayx._manipulation import (
     broadcast_arrays,
     broadcast_shapes,
     broadcast_to,
+    concat,
     expand_dims,
     flip,
     matrix_transpose,
     permute_dims,
     reshape,
     squeeze,
+    stack,
 )
 from arrayx._searching import where
-from arrayx._statistical import max, mean, min, prod, std, sum, var
-from arrayx._utility import all, any
+from arrayx._statistical import (
+    cumulative_prod,
+    cumulative_sum,
+    max,
+    mean,
+    min,
+    prod,
+    std,
+    sum,
+    var,
+)
+from arrayx._utility import all, any, diff
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -137,17 +149,17 @@ __all__ = [
     "add", "all", "any", "arange", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
     "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
     "bitwise_xor", "bool", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "can_cast",
-    "ceil", "clip", "complex128", "complex64", "conj", "copysign", "cos", "cosh", "divide", "e",
-    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "fft", "finfo", "flip",
-    "float32", "float64", "floor", "floor_divide", "from_dlpack", "full", "full_like",
-    "get_num_threads", "greater", "greater_equal", "hypot", "iinfo", "imag", "inf", "int16",
-    "int32", "int64", "int8", "isdtype", "isfinite", "isinf", "isnan", "less", "less_equal",
-    "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "matrix_transpose", "max", "maximum", "mean",
-    "meshgrid", "min", "minimum", "multiply", "nan", "negative", "newaxis", "nextafter",
-    "not_equal", "ones", "ones_like", "permute_dims", "pi", "positive", "pow", "prod", "real",
-    "reciprocal", "remainder", "reshape", "result_type", "round", "set_num_threads", "sign",
-    "signbit", "sin", "sinh", "sqrt", "square", "squeeze", "std", "subtract", "sum", "tan", "tanh",
-    "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "var", "where", "zeros",
-    "zeros_like",
+    "ceil", "clip", "complex128", "complex64", "concat", "conj", "copysign", "cos", "cosh",
+    "cumulative_prod", "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal",
+    "exp", "expand_dims", "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor",
+    "floor_divide", "from_dlpack", "full", "full_like", "get_num_threads", "greater",
+    "greater_equal", "hypot", "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype",
+    "isfinite", "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10",
+    "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "multiply", "nan",
+    "negative", "newaxis", "nextafter", "not_equal", "ones", "ones_like", "permute_dims", "pi",
+    "positive", "pow", "prod", "real", "reciprocal", "remainder", "reshape", "result_type",
+    "round", "set_num_threads", "sign", "signbit", "sin", "sinh", "sqrt", "square", "squeeze",
+    "stack", "std", "subtract", "sum", "tan", "tanh", "tril", "triu", "trunc", "uint16", "uint32",
+    "uint64", "uint8", "var", "where", "zeros", "zeros_like",
 ]

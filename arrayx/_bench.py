@@ -1,42 +1,129 @@
-"""A small side-by-side timer: arrayx against NumPy, alternating runs in one process."""
+"""A small side-by-side timer: arrayx against NumPy, alternating runs in one process.
+
+``python -m arrayx`` and the repository's ``benchmarks/`` package both time with this module,
+so it ships inside arrayx. Each case is a pair of zero-argument callables doing the same work
+with arrayx and with NumPy. Their results are compared once, outside the timing, so a wrong
+result is never timed. Each callable then gets a loop length ``N`` calibrated so that one
+repeat (``N`` calls) lasts a few milliseconds; the repeats alternate arrayx and NumPy, and the
+report is the median per-call time of each and their ratio.
+"""
 
 from __future__ import annotations
 
+import gc
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import median
 
+import numpy as np
 
-@dataclass
+__all__ = ["Timing", "calibrate", "check_equal", "compare", "environment", "table"]
+
+#: One repeat should last at least this long (nanoseconds) unless a single call is longer.
+MIN_REPEAT_NS = 2_000_000
+#: Calibration aims one repeat at this length (nanoseconds), inside 2 to 10 ms.
+AIM_REPEAT_NS = 4_000_000
+#: The longest loop one repeat runs, whatever the call costs.
+MAX_CALLS = 1 << 20
+
+
+@dataclass(frozen=True)
 class Timing:
-    """Median seconds per call of arrayx and of NumPy for one case."""
+    """Median seconds per call of arrayx and of NumPy for one case.
+
+    Attributes
+    ----------
+    name : str
+        The case's label.
+    arrayx, numpy : float
+        Median seconds per call.
+    target : float or None
+        The ratio the case should stay at or under, when one is set.
+    nbytes : int or None
+        Bytes one call reads and writes, to report a bandwidth.
+    """
 
     name: str
     arrayx: float
     numpy: float
     target: float | None = None
+    nbytes: int | None = None
 
     @property
     def ratio(self) -> float:
         """arrayx's time over NumPy's (below 1: arrayx is faster)."""
         return self.arrayx / self.numpy
 
+    @property
+    def met(self) -> bool | None:
+        """Whether the ratio meets the target (None without a target)."""
+        return None if self.target is None else self.ratio <= self.target
 
-def _calls_per_repeat(fn: Callable[[], object], budget: float) -> int:
+
+def check_equal(ax_result: object, np_result: object, *, exact: bool = True) -> None:
+    """Refuse to time a case whose arrayx result differs from NumPy's.
+
+    Parameters
+    ----------
+    ax_result : array_like
+        What the arrayx callable returned (read with ``np.asarray``, without a copy).
+    np_result : array_like
+        What the NumPy callable returned.
+    exact : bool, optional
+        Require identical values (NaNs in the same places); otherwise allow the rounding
+        differences of transcendental functions (``np.allclose``).
+
+    Raises
+    ------
+    AssertionError
+        When the shapes, dtypes or values differ.
+    """
+    got, want = np.asarray(ax_result), np.asarray(np_result)
+    if got.shape != want.shape or got.dtype != want.dtype:
+        raise AssertionError(
+            f"arrayx gives {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}; not timing it")
+    nan_ok = got.dtype.kind in "fc"
+    same = (np.array_equal(got, want, equal_nan=nan_ok) if exact
+            else np.allclose(got, want, rtol=1e-6, atol=0.0, equal_nan=True))
+    if not same:
+        raise AssertionError("arrayx and NumPy disagree; not timing a wrong result")
+
+
+def _loop_ns(fn: Callable[[], object], n: int) -> int:
+    """Nanoseconds ``n`` back-to-back calls of ``fn`` take."""
+    start = time.perf_counter_ns()
+    for _ in range(n):
+        fn()
+    return time.perf_counter_ns() - start
+
+
+def calibrate(fn: Callable[[], object]) -> int:
+    """How many calls of ``fn`` make one repeat of about 2 to 10 ms.
+
+    Parameters
+    ----------
+    fn : callable
+        The zero-argument callable to time.
+
+    Returns
+    -------
+    int
+        The loop length; 1 when a single call already lasts 2 ms or more.
+    """
     n = 1
     while True:
-        start = time.perf_counter()
-        for _ in range(n):
-            fn()
-        if time.perf_counter() - start >= budget or n >= 1 << 20:
+        elapsed = _loop_ns(fn, n)
+        if elapsed >= MIN_REPEAT_NS or n >= MAX_CALLS:
             return n
-        n *= 4
+        n = min(MAX_CALLS, max(2 * n, n * AIM_REPEAT_NS // max(elapsed, 1)))
 
 
 def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
-            repeats: int = 15, budget: float = 0.004, target: float | None = None) -> Timing:
-    """Time ``ax`` and ``np_`` alternately and return their median per-call times.
+            repeats: int = 21, target: float | None = None, exact: bool = True,
+            nbytes: int | None = None) -> Timing:
+    """Check that ``ax`` and ``np_`` agree, then time them alternately.
 
     Parameters
     ----------
@@ -44,27 +131,65 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
         The case's label.
     ax, np_ : callable
         Zero-argument callables doing the same work with arrayx and with NumPy.
-    repeats : int
-        How many alternating rounds to take the median over.
-    budget : float
-        About how long (seconds) one round of one library lasts.
+    repeats : int, optional
+        How many repeats of each to take the median over; the repeats alternate between the
+        two libraries so that drifts of the machine reach both alike.
     target : float, optional
-        The ratio the case should stay under, for the report.
+        The ratio (arrayx time over NumPy time) the case should stay at or under.
+    exact : bool, optional
+        Whether the results must be identical (see `check_equal`).
+    nbytes : int, optional
+        Bytes one call moves, to report a bandwidth.
 
     Returns
     -------
     Timing
+        The median per-call times.
     """
-    n_ax = _calls_per_repeat(ax, budget)
-    n_np = _calls_per_repeat(np_, budget)
-    t_ax, t_np = [], []
-    for _ in range(repeats):
-        for fn, n, out in ((ax, n_ax, t_ax), (np_, n_np, t_np)):
-            start = time.perf_counter_ns()
-            for _ in range(n):
-                fn()
-            out.append((time.perf_counter_ns() - start) / n * 1e-9)
-    return Timing(name, median(t_ax), median(t_np), target)
+    check_equal(ax(), np_(), exact=exact)
+    n_ax, n_np = calibrate(ax), calibrate(np_)
+    t_ax: list[float] = []
+    t_np: list[float] = []
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            t_ax.append(_loop_ns(ax, n_ax) / n_ax * 1e-9)
+            t_np.append(_loop_ns(np_, n_np) / n_np * 1e-9)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return Timing(name, median(t_ax), median(t_np), target, nbytes)
+
+
+def environment() -> dict[str, str]:
+    """The machine and library settings timings are taken under.
+
+    Returns
+    -------
+    dict of str to str
+        CPU count, arrayx kernel threads and OpenMP, NumPy version and, when
+        ``threadpoolctl`` is importable, NumPy's BLAS.
+    """
+    import arrayx
+    from arrayx._kernels.cpu.iterate import has_openmp
+
+    env = {
+        "cpus": str(os.cpu_count()),
+        "arrayx": arrayx.__version__,
+        "arrayx threads": f"{arrayx.get_num_threads()} (OpenMP {'on' if has_openmp() else 'off'})",
+        "numpy": np.__version__,
+    }
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        env["numpy blas"] = "unknown (threadpoolctl not installed)"
+    else:
+        blas = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+        env["numpy blas"] = ", ".join(
+            f"{i.get('internal_api')} {i.get('version')} {i.get('architecture', '')} "
+            f"({i.get('num_threads')} threads)" for i in blas) or "none found"
+    return env
 
 
 def _format_time(seconds: float) -> str:
@@ -75,13 +200,28 @@ def _format_time(seconds: float) -> str:
 
 
 def table(timings: list[Timing]) -> str:
-    """The timings as a text table: case, arrayx, NumPy, ratio, target."""
+    """The timings as a text table: case, arrayx, NumPy, ratio, target.
+
+    Parameters
+    ----------
+    timings : list of Timing
+        The cases, in the order to print them.
+
+    Returns
+    -------
+    str
+        One header line and one line per case; a case with ``nbytes`` also shows each
+        library's bandwidth in GB/s.
+    """
     width = max([len(t.name) for t in timings] + [4])
     lines = [f"{'case':<{width}}  {'arrayx':>10}  {'numpy':>10}  {'ratio':>6}  target"]
     for t in timings:
         verdict = ""
         if t.target is not None:
-            verdict = f"<= {t.target:<4} {'ok' if t.ratio <= t.target else 'MISSED'}"
+            verdict = f"<= {t.target:<4} {'ok' if t.met else 'MISSED'}"
+        if t.nbytes is not None:
+            verdict += (f"  [{t.nbytes / t.arrayx / 1e9:.1f} vs "
+                        f"{t.nbytes / t.numpy / 1e9:.1f} GB/s]")
         lines.append(f"{t.name:<{width}}  {_format_time(t.arrayx):>10}  "
-                     f"{_format_time(t.numpy):>10}  {t.ratio:6.2f}  {verdict}")
+                     f"{_format_time(t.numpy):>10}  {t.ratio:6.2f}  {verdict}".rstrip())
     return "\n".join(lines)

@@ -27,3 +27,5 @@ cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity,
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)
+cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
+                bint include_initial, object identity)

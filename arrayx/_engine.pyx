@@ -492,3 +492,54 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     stored[:] = [code, acc]
     run_n(fn, 2, ss, ls, c, spread, True, stored)
     return o, ol, acc
+
+
+cdef Layout _along(Layout l, int axis, int64_t start, int64_t length):
+    """The slice ``[start, start + length)`` of ``l`` along ``axis`` (a view layout)."""
+    cdef int64_t shape[MAXDIM]
+    for i in range(l.ndim):
+        shape[i] = l.shape_[i]
+    shape[axis] = length
+    return new_layout(l.ndim, shape, l.strides_, l.offset + start * l.strides_[axis])
+
+
+cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
+                bint include_initial, object identity):
+    """Running ``op`` (a binary op id) of ``s`` along ``axis``, accumulated in dtype ``acc``.
+
+    Slice ``k`` of the result is ``op(result[k - 1], x[k])``: one serial binary kernel over
+    the whole array, whose first operand is the result shifted by one slice. With
+    ``include_initial`` the result starts with a slice of ``identity``.
+    """
+    cdef int64_t n = l.shape_[axis]
+    cdef int64_t m = n + (1 if include_initial else 0)
+    cdef Layout ol = _along(contiguous_like(l), axis, 0, m)
+    ol = contiguous(l.ndim, ol.shape_)
+    cdef Storage o = allocate(ol, acc, s.device)
+    if ol.size == 0:
+        return o, ol, acc
+    cdef Layout first = _along(ol, axis, 0, 1)
+    cdef Layout one
+    cdef Storage init
+    if include_initial:
+        one = contiguous(0, NULL)
+        init = allocate(one, acc, s.device)
+        write_scalar(init.data, acc, identity)
+        copy_cast(init, broadcast_to(one, first.ndim, first.shape_), acc, o, first, acc)
+    else:
+        copy_cast(s, _along(l, axis, 0, 1), code, o, first, acc)
+    if m < 2:
+        return o, ol, acc
+    cdef Layout prev = _along(ol, axis, 0, m - 1)
+    cdef Layout rest = _along(ol, axis, 1, m - 1)
+    cdef Layout xin = _along(l, axis, 0 if include_initial else 1, m - 1)
+    cdef PyObject* ss[3]
+    cdef PyObject* ls[3]
+    cdef int c[3]
+    cdef int stored[3]
+    ss[:] = [<PyObject*>o, <PyObject*>s, <PyObject*>o]
+    ls[:] = [<PyObject*>prev, <PyObject*>xin, <PyObject*>rest]
+    c[:] = [acc, acc, acc]
+    stored[:] = [acc, code, acc]
+    run_n(binary_kernel(op, acc), 3, ss, ls, c, rest, True, stored)
+    return o, ol, acc

@@ -2,10 +2,11 @@
 must and ``copy`` allows it)."""
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, contiguous_copy, wrap
+from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, contiguous_like, parse_shape,
+    MAXDIM, Layout, contiguous, new_layout, normalize_axis, parse_shape,
 )
+from arrayx._engine cimport copy_cast
 from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
 from arrayx._core.layout cimport broadcast_to as layout_broadcast_to
 from arrayx._core.layout cimport expand_dims as layout_expand_dims
@@ -15,10 +16,11 @@ from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.layout cimport squeeze as layout_squeeze
 
 from arrayx._core.layout import make as make_layout
+from arrayx._dtypes import CODE, result_type
 
 __all__ = [
-    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "expand_dims", "flip",
-    "matrix_transpose", "permute_dims", "reshape", "squeeze",
+    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
+    "matrix_transpose", "permute_dims", "reshape", "squeeze", "stack",
 ]
 
 
@@ -146,3 +148,67 @@ def broadcast_arrays(*arrays) -> tuple:
     cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
     cdef Array a
     return tuple([_view(a, layout_broadcast_to(a._layout, n, out), False) for a in arrs])
+
+
+def concat(arrays, /, *, axis=0) -> Array:
+    """Join arrays along an existing axis (``axis=None``: flattened, end to end).
+
+    Parameters
+    ----------
+    arrays : tuple or list of Array
+        Arrays of one device whose shapes agree except along ``axis``; their dtypes promote.
+    axis : int or None
+
+    Returns
+    -------
+    Array
+        A new array: each input is copied once, cast to the promoted dtype on the way.
+    """
+    cdef list parts = [_arr(a, "concat") for a in arrays]
+    if not parts:
+        raise ValueError("concat needs at least one array")
+    if axis is None:
+        parts = [reshape(p, (-1,)) for p in parts]
+        axis = 0
+    cdef Array first = parts[0], p
+    cdef int n = first._layout.ndim
+    if n == 0:
+        raise ValueError("concat cannot join 0-d arrays")
+    cdef int ax = normalize_axis(axis, n)
+    cdef int code = CODE[result_type(*parts)]
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t total = 0, start = 0
+    for p in parts:
+        if p._storage.device != first._storage.device:
+            raise ValueError("concat: arrays on different devices")
+        if p._layout.ndim != n:
+            raise ValueError(f"concat: shapes {first.shape} and {p.shape} differ in rank")
+        for i in range(n):
+            if i != ax and p._layout.shape_[i] != first._layout.shape_[i]:
+                raise ValueError(f"concat: shapes {first.shape} and {p.shape} differ off "
+                                 f"axis {ax}")
+        total += p._layout.shape_[ax]
+    for i in range(n):
+        shape[i] = first._layout.shape_[i]
+    shape[ax] = total
+    cdef Array out = new_array(contiguous(n, shape), code, first._storage.device)
+    for p in parts:
+        shape[ax] = p._layout.shape_[ax]
+        copy_cast(p._storage, p._layout, p._code, out._storage,
+                  new_layout(n, shape, out._layout.strides_, start * out._layout.strides_[ax]),
+                  code)
+        start += p._layout.shape_[ax]
+    return out
+
+
+def stack(arrays, /, *, axis=0) -> Array:
+    """Join arrays of one shape along a new axis ``axis`` (see ``concat``)."""
+    cdef list parts = [_arr(a, "stack") for a in arrays]
+    if not parts:
+        raise ValueError("stack needs at least one array")
+    shape = parts[0].shape
+    for p in parts:
+        if p.shape != shape:
+            raise ValueError(f"stack: shapes {shape} and {p.shape} differ")
+    ax = normalize_axis(axis, len(shape) + 1)
+    return concat([expand_dims(p, axis=ax) for p in parts], axis=ax)

@@ -1,13 +1,18 @@
 """Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
 from arrayx._array cimport Array, code_of, wrap
-from arrayx._core.layout cimport reduction_axes, squeeze
-from arrayx._engine cimport fold
+from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
+from arrayx._engine cimport fold, scan
+
+from arrayx._engine import BINARY_NAMES
 
 from arrayx._elementwise import divide, multiply, sqrt, subtract
 
-__all__ = ["max", "mean", "min", "prod", "std", "sum", "var"]
+__all__ = [
+    "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
+]
 
 cdef int FOLD_SUM = 0, FOLD_PROD = 1, FOLD_MAX = 2, FOLD_MIN = 3
+cdef int ADD = BINARY_NAMES.index("add"), MULTIPLY = BINARY_NAMES.index("multiply")
 
 
 cdef Array _arr(object x, str name):
@@ -135,3 +140,46 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
 def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     """The standard deviation (along ``axis``); parameters as ``var``."""
     return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+cdef Array _scan(int op, object x, object axis, object dtype, bint include_initial,
+                 object identity, str name):
+    cdef Array a = _arr(x, name)
+    cdef int ax
+    if axis is None:
+        if a._layout.ndim > 1:
+            raise ValueError(f"{name} of an array of {a.ndim} dimensions needs an axis")
+        if a._layout.ndim == 0:
+            raise ValueError(f"{name} needs an array of at least one dimension")
+        ax = 0
+    else:
+        ax = normalize_axis(axis, a._layout.ndim)
+    s, L, c = scan(op, a._storage, a._layout, a._code, _sum_code(a._code, dtype, name), ax,
+                   include_initial, identity)
+    return wrap(s, L, c)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+    """The running sum along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    axis : int, optional
+        Required when ``x`` has more than one dimension.
+    dtype : dtype, optional
+        Accumulator and result dtype (defaults as ``sum``).
+    include_initial : bool
+        Start with a zero, making the axis one longer.
+
+    Returns
+    -------
+    Array
+    """
+    return _scan(ADD, x, axis, dtype, include_initial, 0, "cumulative_sum")
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+    """The running product along ``axis`` (starting with a one when ``include_initial``)."""
+    return _scan(MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")

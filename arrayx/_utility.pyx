@@ -1,14 +1,23 @@
 """Utility functions: all, any."""
 from arrayx._array cimport Array, wrap
-from arrayx._core.layout cimport reduction_axes, squeeze
+from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
 from arrayx._engine cimport reduce_binary
+
+from arrayx._array import apply_binary
+from arrayx._manipulation import concat
 
 from arrayx._engine import BINARY_NAMES
 
-__all__ = ["all", "any"]
+__all__ = ["all", "any", "diff"]
 
 cdef int LOGICAL_AND = BINARY_NAMES.index("logical_and")
 cdef int LOGICAL_OR = BINARY_NAMES.index("logical_or")
+
+
+cdef Array _arr(object x, str name):
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    return <Array>x
 
 
 cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, bint identity,
@@ -47,3 +56,44 @@ def all(x, /, *, axis=None, keepdims=False) -> Array:
 def any(x, /, *, axis=None, keepdims=False) -> Array:
     """Whether any element (along ``axis``) is true (non-zero); parameters as ``all``."""
     return _logical_reduce(LOGICAL_OR, x, axis, keepdims, False, "any")
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
+    """The ``n``-th forward difference along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric (or bool: "differs") array of at least one dimension.
+    axis : int
+    n : int
+        How many times to difference (non-negative).
+    prepend, append : Array, optional
+        Values joined to ``x`` along ``axis`` before differencing (same shape off ``axis``).
+
+    Returns
+    -------
+    Array
+        ``x``'s shape with ``n`` fewer elements along ``axis``.
+    """
+    cdef Array a = _arr(x, "diff")
+    if a._layout.ndim == 0:
+        raise ValueError("diff needs an array of at least one dimension")
+    if n < 0:
+        raise ValueError(f"diff's n must be non-negative, got {n}")
+    cdef int ax = normalize_axis(axis, a._layout.ndim)
+    parts = [a]
+    if prepend is not None:
+        parts.insert(0, _arr(prepend, "diff"))
+    if append is not None:
+        parts.append(_arr(append, "diff"))
+    if len(parts) > 1:
+        a = concat(parts, axis=ax)
+    op = "not_equal" if a._code == 0 else "subtract"
+    head = [slice(None)] * a._layout.ndim
+    tail = [slice(None)] * a._layout.ndim
+    head[ax] = slice(1, None)
+    tail[ax] = slice(None, -1)
+    for _ in range(n):
+        a = apply_binary(op, a[tuple(head)], a[tuple(tail)])
+    return a
