@@ -168,7 +168,8 @@ def environment() -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        CPU count, arrayx kernel threads and OpenMP, NumPy version and, when
+        CPU count, load average (other work on the machine skews timings, the threaded
+        kernels' most), arrayx kernel threads and OpenMP, NumPy version and, when
         ``threadpoolctl`` is importable, NumPy's BLAS.
     """
     import arrayx
@@ -176,20 +177,29 @@ def environment() -> dict[str, str]:
 
     env = {
         "cpus": str(os.cpu_count()),
+        "load average (1 min)": f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?",
         "arrayx": arrayx.__version__,
         "arrayx threads": f"{arrayx.get_num_threads()} (OpenMP {'on' if has_openmp() else 'off'})",
         "numpy": np.__version__,
     }
+    env["numpy blas"] = _numpy_blas()
+    return env
+
+
+def _numpy_blas() -> str:
+    """NumPy's BLAS as threadpoolctl sees it at run time, else as NumPy was built."""
     try:
         from threadpoolctl import threadpool_info
     except ImportError:
-        env["numpy blas"] = "unknown (threadpoolctl not installed)"
-    else:
-        blas = [i for i in threadpool_info() if i.get("user_api") == "blas"]
-        env["numpy blas"] = ", ".join(
-            f"{i.get('internal_api')} {i.get('version')} {i.get('architecture', '')} "
-            f"({i.get('num_threads')} threads)" for i in blas) or "none found"
-    return env
+        try:
+            blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        except (TypeError, KeyError):
+            return "unknown"
+        return f"{blas.get('name')} {blas.get('version')} (build; threadpoolctl not installed)"
+    found = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    return ", ".join(
+        f"{i.get('internal_api')} {i.get('version')} {i.get('architecture', '')} "
+        f"({i.get('num_threads')} threads)" for i in found) or "none loaded"
 
 
 def _format_time(seconds: float) -> str:

@@ -82,6 +82,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
     if n < 0:
         raise ValueError(f"diff's n must be non-negative, got {n}")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
+    if n == 0:
+        return a
     parts = [a]
     if prepend is not None:
         parts.insert(0, _arr(prepend, "diff"))

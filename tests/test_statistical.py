@@ -1,0 +1,176 @@
+"""Reductions, scans, diff and joins against NumPy (the parts of the reductions issue built)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import DTYPES_BY_KIND, REAL_FLOAT, arrays
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import arrayx as xp
+
+shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=6)
+
+
+@st.composite
+def axes_for(draw: st.DrawFn, ndim: int) -> int | tuple | None:
+    return draw(st.none() | st.integers(-ndim, ndim - 1)
+                | st.lists(st.integers(0, ndim - 1), unique=True).map(tuple))
+
+
+def strided(a: np.ndarray, how: str) -> tuple[np.ndarray, xp.Array]:
+    x = xp.asarray(a)
+    if how == "reversed":
+        return a[::-1], x[::-1]
+    if how == "transposed" and a.ndim >= 2:
+        return a.mT, x.mT
+    return a, x
+
+
+def close(got: xp.Array, expected: np.ndarray, rtol: float = 1e-10) -> None:
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol, atol=rtol,
+                               equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+@given(a=arrays(DTYPES_BY_KIND["numeric"], shape=shapes, finite=True), data=st.data())
+def test_sum_prod(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    a, x = strided(a, data.draw(st.sampled_from(["plain", "reversed", "transposed"])))
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    if name == "prod":
+        a = np.clip(a.real if a.dtype.kind == "c" else a, -2, 2).astype(a.dtype)
+        x = xp.asarray(a)
+    expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+    got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
+    rtol = 1e-4 if a.dtype in (np.float32, np.complex64) else 1e-10
+    if a.dtype.kind in "iu":
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert got.dtype == expected.dtype
+    else:
+        close(got, expected, rtol)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@given(a=arrays(DTYPES_BY_KIND["real"], shape=shapes), data=st.data())
+def test_max_min(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    a, x = strided(a, data.draw(st.sampled_from(["plain", "reversed", "transposed"])))
+    axis = data.draw(axes_for(a.ndim))
+    reduced = range(a.ndim) if axis is None else ([axis] if isinstance(axis, int) else axis)
+    if any(a.shape[i] == 0 for i in reduced):
+        with pytest.raises(ValueError):
+            getattr(xp, name)(x, axis=axis)
+        return
+    expected = getattr(np, name)(a, axis=axis)
+    got = getattr(xp, name)(x, axis=axis)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize("name", ["mean", "var", "std"])
+@given(a=arrays(REAL_FLOAT, shape=shapes, finite=True), data=st.data())
+def test_mean_var_std(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    a, x = strided(a, data.draw(st.sampled_from(["plain", "reversed", "transposed"])))
+    axis = data.draw(axes_for(a.ndim))
+    kwargs = {} if name == "mean" else {"correction": data.draw(st.sampled_from([0, 1]))}
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(a, axis=axis, **({"ddof": kwargs["correction"]}
+                                                      if kwargs else {}))
+    got = getattr(xp, name)(x, axis=axis, **kwargs)
+    rtol = 1e-3 if a.dtype == np.float32 else 1e-8
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol, atol=rtol * 1e3,
+                               equal_nan=True)
+
+
+def test_float32_sum_is_pairwise() -> None:
+    assert float(xp.sum(xp.ones(10**7, dtype=xp.float32))) == 1e7
+    values = np.random.default_rng(0).random(10**6).astype(np.float32)
+    exact = float(np.sum(values.astype(np.float64)))
+    assert abs(float(xp.sum(xp.asarray(values))) - exact) <= abs(
+        float(np.sum(values)) - exact) + 1e-3 * abs(exact) * 1e-3
+
+
+def test_default_sum_dtypes_and_errors() -> None:
+    assert xp.sum(xp.ones(3, dtype=xp.int8)).dtype == xp.int64
+    assert xp.sum(xp.ones(3, dtype=xp.uint8)).dtype == xp.uint64
+    assert xp.sum(xp.ones(3, dtype=xp.int8), dtype=xp.int8).dtype == xp.int8
+    assert xp.prod(xp.ones(3, dtype=xp.float32)).dtype == xp.float32
+    with pytest.raises(ValueError):
+        xp.max(xp.ones((2, 0)), axis=1)
+    with pytest.raises(ValueError):
+        xp.sum(xp.ones((2, 3)), axis=(0, 0))
+    with pytest.raises((ValueError, IndexError)):
+        xp.sum(xp.ones((2, 3)), axis=2)
+    with pytest.raises(TypeError):
+        xp.max(xp.ones(2, dtype=xp.complex64))
+    with pytest.raises(TypeError):
+        xp.mean(xp.ones(2, dtype=xp.int32))
+    assert np.isnan(float(xp.mean(xp.ones(0))))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@given(a=arrays(DTYPES_BY_KIND["numeric"], shape=hnp.array_shapes(min_dims=1, max_dims=3,
+                                                                  max_side=5), finite=True),
+       data=st.data())
+def test_cumulative(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    if name == "cumulative_prod":
+        a = (np.abs(a) % 3).astype(a.dtype) if a.dtype.kind != "c" else a / (1 + np.abs(a))
+    a, x = strided(a, data.draw(st.sampled_from(["plain", "reversed", "transposed"])))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1)) if a.ndim > 1 else None
+    initial = data.draw(st.booleans())
+    expected = getattr(np, name)(a, axis=axis, include_initial=initial)
+    got = getattr(xp, name)(x, axis=axis, include_initial=initial)
+    rtol = 1e-4 if a.dtype in (np.float32, np.complex64) else 1e-10
+    assert got.dtype == expected.dtype
+    if a.dtype.kind in "iu":
+        np.testing.assert_array_equal(np.asarray(got), expected)
+    else:
+        close(got, expected, rtol)
+
+
+@given(a=arrays(DTYPES_BY_KIND["numeric"], shape=hnp.array_shapes(min_dims=1, max_dims=3),
+                finite=True), data=st.data())
+def test_diff(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = data.draw(st.integers(0, 3))
+    extra = data.draw(st.booleans())
+    kwargs = {}
+    if extra:
+        side = list(a.shape)
+        side[axis] = 1
+        kwargs = {"prepend": np.zeros(side, a.dtype), "append": np.ones(side, a.dtype)}
+    with np.errstate(all="ignore"):
+        expected = np.diff(a, axis=axis, n=n, **kwargs)
+    got = xp.diff(xp.asarray(a), axis=axis, n=n,
+                  **{k: xp.asarray(v) for k, v in kwargs.items()})
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@given(data=st.data())
+def test_concat_and_stack(data: st.DataObject) -> None:
+    dtypes = data.draw(st.lists(st.sampled_from(DTYPES_BY_KIND["real"]), min_size=1,
+                                max_size=3))
+    ndim = data.draw(st.integers(1, 3))
+    axis = data.draw(st.integers(-ndim, ndim - 1) | st.none())
+    base = data.draw(hnp.array_shapes(min_dims=ndim, max_dims=ndim, min_side=0, max_side=4))
+    parts = []
+    for d in dtypes:
+        shape = list(base)
+        if axis is not None:
+            shape[axis] = data.draw(st.integers(0, 3))
+        parts.append(data.draw(hnp.arrays(d, tuple(shape))))
+    assume(np.result_type(*parts) == xp.result_type(*[p.dtype for p in parts]))
+    got = xp.concat([xp.asarray(p) for p in parts], axis=axis)
+    np.testing.assert_array_equal(np.asarray(got), np.concat(parts, axis=axis))
+    assert got.dtype == np.concat(parts, axis=axis).dtype
+    same = [np.broadcast_to(p.astype(parts[0].dtype), base) for p in parts] if axis is None \
+        else [parts[0]] * len(parts)
+    stack_axis = data.draw(st.integers(-ndim - 1, ndim))
+    np.testing.assert_array_equal(
+        np.asarray(xp.stack([xp.asarray(p) for p in same], axis=stack_axis)),
+        np.stack(same, axis=stack_axis))
+    with pytest.raises(ValueError):
+        xp.concat([xp.ones((2, 3)), xp.ones((3, 2))], axis=0)
