@@ -116,10 +116,15 @@ from arrayx._manipulation import (
     expand_dims,
     flip,
     matrix_transpose,
+    moveaxis,
     permute_dims,
+    repeat,
     reshape,
+    roll,
     squeeze,
     stack,
+    tile,
+    unstack,
 )
 from arrayx._searching import where
 from arrayx._statistical import (
@@ -156,10 +161,11 @@ __all__ = [
     "greater_equal", "hypot", "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype",
     "isfinite", "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10",
     "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
-    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "multiply", "nan",
-    "negative", "newaxis", "nextafter", "not_equal", "ones", "ones_like", "permute_dims", "pi",
-    "positive", "pow", "prod", "real", "reciprocal", "remainder", "reshape", "result_type",
-    "round", "set_num_threads", "sign", "signbit", "sin", "sinh", "sqrt", "square", "squeeze",
-    "stack", "std", "subtract", "sum", "tan", "tanh", "tril", "triu", "trunc", "uint16", "uint32",
-    "uint64", "uint8", "var", "where", "zeros", "zeros_like",
+    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
+    "multiply", "nan", "negative", "newaxis", "nextafter", "not_equal", "ones", "ones_like",
+    "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat",
+    "reshape", "result_type", "roll", "round", "set_num_threads", "sign", "signbit", "sin", "sinh",
+    "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "tan", "tanh", "tile", "tril",
+    "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "unstack", "var", "where", "zeros",
+    "zeros_like",
 ]

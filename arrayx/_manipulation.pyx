@@ -20,7 +20,8 @@ from arrayx._dtypes import CODE, result_type
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
-    "matrix_transpose", "permute_dims", "reshape", "squeeze", "stack",
+    "matrix_transpose", "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze",
+    "stack", "tile", "unstack",
 ]
 
 
@@ -212,3 +213,149 @@ def stack(arrays, /, *, axis=0) -> Array:
             raise ValueError(f"stack: shapes {shape} and {p.shape} differ")
     ax = normalize_axis(axis, len(shape) + 1)
     return concat([expand_dims(p, axis=ax) for p in parts], axis=ax)
+
+
+def moveaxis(x, source, destination, /) -> Array:
+    """A view of ``x`` with axes ``source`` moved to positions ``destination``."""
+    cdef Array a = _arr(x, "moveaxis")
+    cdef int n = a._layout.ndim
+    src = source if isinstance(source, tuple) else (source,)
+    dst = destination if isinstance(destination, tuple) else (destination,)
+    if len(src) != len(dst):
+        raise ValueError("moveaxis needs as many destinations as sources")
+    src = [normalize_axis(s, n) for s in src]
+    dst = [normalize_axis(d, n) for d in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("moveaxis: repeated axis")
+    order = [i for i in range(n) if i not in src]
+    for d, s in sorted(zip(dst, src, strict=True)):
+        order.insert(d, s)
+    return permute_dims(a, tuple(order))
+
+
+def unstack(x, /, *, axis=0) -> tuple:
+    """Views of ``x``'s slices along ``axis``, as a tuple."""
+    cdef Array a = _arr(x, "unstack")
+    if a._layout.ndim == 0:
+        raise ValueError("unstack needs an array of at least one dimension")
+    cdef int ax = normalize_axis(axis, a._layout.ndim)
+    lead = (slice(None),) * ax
+    return tuple(a[lead + (i,)] for i in range(a._layout.shape_[ax]))
+
+
+def roll(x, /, shift, *, axis=None) -> Array:
+    """``x`` with elements shifted along ``axis`` (None: the flattened array), wrapping round.
+
+    Parameters
+    ----------
+    x : Array
+    shift : int or tuple of ints
+        Places to shift by (one per axis when a tuple).
+    axis : int or tuple of ints, optional
+
+    Returns
+    -------
+    Array
+    """
+    cdef Array a = _arr(x, "roll")
+    if axis is None:
+        flat = roll(reshape(a, (-1,)), shift if isinstance(shift, int) else sum(shift), axis=0)
+        return reshape(flat, a.shape)
+    shifts = shift if isinstance(shift, tuple) else (shift,)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise ValueError("roll needs one shift per axis")
+    out = contiguous_copy(a, a._code)
+    for s, ax in zip(shifts, axes, strict=True):
+        ax = normalize_axis(ax, a._layout.ndim)
+        size = a._layout.shape_[ax]
+        if size == 0:
+            continue
+        k = s % size
+        if k == 0:
+            continue
+        lead = (slice(None),) * ax
+        out = concat([out[lead + (slice(size - k, None),)], out[lead + (slice(0, size - k),)]],
+                     axis=ax)
+    return out
+
+
+def tile(x, repetitions, /) -> Array:
+    """``x`` repeated ``repetitions[i]`` times along each axis ``i`` (a copy)."""
+    cdef Array a = _arr(x, "tile")
+    reps = tuple(int(r) for r in repetitions)
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile's repetitions must be non-negative, got {reps}")
+    n = max(len(reps), a._layout.ndim)
+    reps = (1,) * (n - len(reps)) + reps
+    a = reshape(a, (1,) * (n - a._layout.ndim) + a.shape)
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    if 2 * n > MAXDIM:
+        raise ValueError(f"tile of {n} dimensions needs too many")
+    for i in range(n):
+        shape[2 * i] = reps[i]
+        st[2 * i] = 0
+        shape[2 * i + 1] = a._layout.shape_[i]
+        st[2 * i + 1] = a._layout.strides_[i]
+    cdef Layout spread = new_layout(2 * n, shape, st, a._layout.offset)
+    cdef Array out = new_array(contiguous(2 * n, shape), a._code, a._storage.device)
+    copy_cast(a._storage, spread, a._code, out._storage, out._layout, a._code)
+    return reshape(out, tuple(reps[i] * a.shape[i] for i in range(n)))
+
+
+def repeat(x, repeats, /, *, axis=None) -> Array:
+    """Each element of ``x`` repeated (along ``axis``; None: the flattened array).
+
+    Parameters
+    ----------
+    x : Array
+    repeats : int or Array
+        One count for all, or an integer array of one count per element along ``axis``.
+    axis : int, optional
+
+    Returns
+    -------
+    Array
+    """
+    cdef Array a = _arr(x, "repeat")
+    if axis is None:
+        a = reshape(a, (-1,))
+        axis = 0
+    cdef int ax = normalize_axis(axis, a._layout.ndim)
+    cdef int64_t size = a._layout.shape_[ax]
+    if isinstance(repeats, Array):
+        if repeats.dtype.kind not in "iu":
+            raise TypeError(f"repeats must be integers, not {repeats.dtype}")
+        counts = [int(c) for c in reshape(repeats, (-1,))]
+    else:
+        counts = [int(repeats)] * size
+    if len(counts) == 1 and size != 1:
+        counts = counts * size
+    if len(counts) != size:
+        raise ValueError(f"repeat: {len(counts)} counts for an axis of {size}")
+    if any(c < 0 for c in counts):
+        raise ValueError("repeat's counts must be non-negative")
+    cdef int64_t shape[MAXDIM]
+    cdef int n = a._layout.ndim
+    for i in range(n):
+        shape[i] = a._layout.shape_[i]
+    shape[ax] = sum(counts)
+    cdef Array out = new_array(contiguous(n, shape), a._code, a._storage.device)
+    cdef int64_t start = 0
+    cdef int64_t src_st[MAXDIM]
+    for i in range(n):
+        src_st[i] = a._layout.strides_[i]
+    src_st[ax] = 0
+    for i in range(size):
+        if counts[i] == 0:
+            continue
+        shape[ax] = counts[i]
+        copy_cast(a._storage, new_layout(n, shape, src_st, a._layout.offset
+                                         + i * a._layout.strides_[ax]), a._code,
+                  out._storage, new_layout(n, shape, out._layout.strides_,
+                                           start * out._layout.strides_[ax]), a._code)
+        start += counts[i]
+    return out

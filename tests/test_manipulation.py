@@ -1,0 +1,84 @@
+"""Manipulation functions that copy or rearrange: moveaxis, unstack, roll, tile, repeat."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ALL, arrays
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import arrayx as xp
+
+shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4)
+
+
+def same(got: xp.Array, expected: np.ndarray) -> None:
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_moveaxis_is_a_view(a: np.ndarray, data: st.DataObject) -> None:
+    k = data.draw(st.integers(1, a.ndim))
+    source = tuple(data.draw(st.permutations(range(a.ndim)))[:k])
+    destination = tuple(data.draw(st.permutations(range(a.ndim)))[:k])
+    x = xp.asarray(a)
+    got = xp.moveaxis(x, source, destination)
+    same(got, np.moveaxis(a, source, destination))
+    assert got._storage is x._storage
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_unstack(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    got = xp.unstack(xp.asarray(a), axis=axis)
+    expected = np.unstack(a, axis=axis)
+    assert isinstance(got, tuple) and len(got) == len(expected)
+    for g, e in zip(got, expected, strict=True):
+        same(g, e)
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_roll(a: np.ndarray, data: st.DataObject) -> None:
+    if data.draw(st.booleans()):
+        shift, axis = data.draw(st.integers(-7, 7)), None
+    else:
+        axes = tuple(data.draw(st.lists(st.integers(0, a.ndim - 1), min_size=1, max_size=2)))
+        shift = tuple(data.draw(st.integers(-7, 7)) for _ in axes)
+        axis = axes
+    same(xp.roll(xp.asarray(a)[::-1], shift, axis=axis), np.roll(a[::-1], shift, axis=axis))
+
+
+@given(a=arrays(ALL, shape=shapes), reps=st.lists(st.integers(0, 3), min_size=1, max_size=4))
+def test_tile(a: np.ndarray, reps: list[int]) -> None:
+    same(xp.tile(xp.asarray(a), tuple(reps)), np.tile(a, tuple(reps)))
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_repeat(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.none() | st.integers(-a.ndim, a.ndim - 1))
+    size = a.size if axis is None else a.shape[axis]
+    if data.draw(st.booleans()):
+        repeats = data.draw(st.integers(0, 3))
+        got = xp.repeat(xp.asarray(a), repeats, axis=axis)
+    else:
+        repeats = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=size,
+                                                max_size=size)), dtype=np.int64)
+        got = xp.repeat(xp.asarray(a), xp.asarray(repeats), axis=axis)
+    same(got, np.repeat(a, repeats, axis=axis))
+
+
+def test_bad_manipulation_input() -> None:
+    x = xp.ones((2, 3))
+    with pytest.raises(ValueError):
+        xp.repeat(x, xp.asarray([1, 2]), axis=1)
+    with pytest.raises(ValueError):
+        xp.repeat(x, -1)
+    with pytest.raises(ValueError):
+        xp.tile(x, (-1,))
+    with pytest.raises(ValueError):
+        xp.moveaxis(x, (0, 1), (0,))
+    with pytest.raises(ValueError):
+        xp.roll(x, (1, 2), axis=(0,))
