@@ -126,7 +126,8 @@ from arrayx._manipulation import (
     tile,
     unstack,
 )
-from arrayx._searching import where
+from arrayx._searching import argmax, argmin, count_nonzero, nonzero, searchsorted, where
+from arrayx._sorting import argsort, sort
 from arrayx._statistical import (
     cumulative_prod,
     cumulative_sum,
@@ -151,21 +152,22 @@ pi = 3.141592653589793
 
 __all__ = [
     "Array", "Device", "__array_api_version__", "__array_namespace_info__", "abs", "acos", "acosh",
-    "add", "all", "any", "arange", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
-    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
-    "bitwise_xor", "bool", "broadcast_arrays", "broadcast_shapes", "broadcast_to", "can_cast",
-    "ceil", "clip", "complex128", "complex64", "concat", "conj", "copysign", "cos", "cosh",
-    "cumulative_prod", "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal",
-    "exp", "expand_dims", "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor",
-    "floor_divide", "from_dlpack", "full", "full_like", "get_num_threads", "greater",
-    "greater_equal", "hypot", "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype",
-    "isfinite", "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10",
-    "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
-    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
-    "multiply", "nan", "negative", "newaxis", "nextafter", "not_equal", "ones", "ones_like",
+    "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray", "asin", "asinh",
+    "astype", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert", "bitwise_left_shift",
+    "bitwise_or", "bitwise_right_shift", "bitwise_xor", "bool", "broadcast_arrays",
+    "broadcast_shapes", "broadcast_to", "can_cast", "ceil", "clip", "complex128", "complex64",
+    "concat", "conj", "copysign", "cos", "cosh", "count_nonzero", "cumulative_prod",
+    "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal", "exp", "expand_dims",
+    "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
+    "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
+    "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isinf",
+    "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
+    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matrix_transpose",
+    "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "nan",
+    "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones", "ones_like",
     "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat",
-    "reshape", "result_type", "roll", "round", "set_num_threads", "sign", "signbit", "sin", "sinh",
-    "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "tan", "tanh", "tile", "tril",
-    "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "unstack", "var", "where", "zeros",
-    "zeros_like",
+    "reshape", "result_type", "roll", "round", "searchsorted", "set_num_threads", "sign",
+    "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract",
+    "sum", "tan", "tanh", "tile", "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8",
+    "unstack", "var", "where", "zeros", "zeros_like",
 ]

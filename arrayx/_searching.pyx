@@ -1,11 +1,22 @@
 """Searching functions: where."""
-from arrayx._array cimport Array, wrap
+from libc.stdint cimport int64_t
+
+from arrayx._array cimport Array, code_of, contiguous_copy, new_array, wrap
+from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._engine cimport where as engine_where
+from arrayx._kernels.cpu.kernels cimport (
+    argextreme_kernel, nonzero_positions, searchsorted_kernel,
+)
+
+from arrayx._manipulation import expand_dims, moveaxis, reshape
+from arrayx._statistical import sum as _sum
 
 from arrayx._array import _scalar_array
 from arrayx import _dtypes
 
-__all__ = ["where"]
+__all__ = [
+    "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where",
+]
 
 
 def where(condition, x1, x2, /) -> Array:
@@ -38,3 +49,125 @@ def where(condition, x1, x2, /) -> Array:
     s, L, code = engine_where(c._storage, c._layout, c._code, a._storage, a._layout, a._code,
                               b._storage, b._layout, b._code)
     return wrap(s, L, code)
+
+
+cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str name):
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    cdef Array a = <Array>x
+    if a._code == 0 or a._code >= 11:
+        raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
+    if a._layout.size == 0:
+        raise ValueError(f"{name} of an empty array has no position")
+    cdef Array work
+    if axis is None:
+        work = contiguous_copy(reshape(a, (-1,)), a._code)
+    else:
+        work = contiguous_copy(moveaxis(a, normalize_axis(axis, a._layout.ndim), -1), a._code)
+    cdef int64_t n = work._layout.shape_[work._layout.ndim - 1]
+    cdef int64_t rows = work._layout.size // n
+    cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), 4,
+                               a._storage.device)
+    with nogil:
+        argextreme_kernel(work._code)(work._storage.data, <int64_t*>out._storage.data, rows, n,
+                                      want_max)
+    if keepdims:
+        if axis is None:
+            return reshape(out, (1,) * a._layout.ndim)
+        return expand_dims(out, axis=normalize_axis(axis, a._layout.ndim))
+    return out
+
+
+def argmax(x, /, *, axis=None, keepdims=False) -> Array:
+    """The index of the largest element (along ``axis``; None: of the flattened array).
+
+    The first occurrence wins; a NaN counts as the largest. ValueError on an empty array.
+    """
+    return _argextreme(x, axis, keepdims, True, "argmax")
+
+
+def argmin(x, /, *, axis=None, keepdims=False) -> Array:
+    """The index of the smallest element; as ``argmax``."""
+    return _argextreme(x, axis, keepdims, False, "argmin")
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
+    """How many elements (along ``axis``) are non-zero, as int64."""
+    if not isinstance(x, Array):
+        raise TypeError(f"count_nonzero expects an arrayx array, got {type(x).__name__}")
+    return _sum(x != 0, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+
+
+def nonzero(x, /) -> tuple:
+    """The indices of the non-zero elements of ``x``, one int64 array per dimension."""
+    if not isinstance(x, Array):
+        raise TypeError(f"nonzero expects an arrayx array, got {type(x).__name__}")
+    cdef Array a = <Array>x
+    if a._layout.ndim == 0:
+        raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
+    cdef Array mask = contiguous_copy(a != 0, 0)
+    cdef int64_t count = int(_sum(mask, dtype=_dtypes.int64))
+    cdef int64_t size[1]
+    size[0] = count
+    outs = [new_array(contiguous(1, size), 4, a._storage.device) for _ in range(a.ndim)]
+    cdef int64_t* ptrs[64]
+    cdef Array o
+    for d in range(a._layout.ndim):
+        o = outs[d]
+        ptrs[d] = <int64_t*>o._storage.data
+    with nogil:
+        nonzero_positions(mask._storage.data, a._layout.ndim, a._layout.shape_,
+                          ptrs)
+    return tuple(outs)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
+    """Where the elements of ``x2`` would go in the ascending 1-D array ``x1`` (int64).
+
+    Parameters
+    ----------
+    x1 : Array
+        1-D, sorted ascending (NaNs last), or made so by ``sorter``.
+    x2 : Array or Python scalar
+    side : {"left", "right"}
+        Before (left) or after (right) elements equal to the value.
+    sorter : Array, optional
+        Integer indices that sort ``x1``.
+
+    Returns
+    -------
+    Array
+        ``x2``'s shape.
+    """
+    if not isinstance(x1, Array):
+        raise TypeError(f"searchsorted expects an arrayx array, got {type(x1).__name__}")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', got {side!r}")
+    cdef Array a = <Array>x1
+    if a._layout.ndim != 1:
+        raise ValueError(f"searchsorted needs a 1-D x1, got shape {a.shape}")
+    if not isinstance(x2, Array):
+        x2 = _scalar_array(x2, _dtypes.result_type(a, x2), a.device)
+    cdef int code = code_of(_dtypes.result_type(a, x2))
+    cdef Array s = contiguous_copy(a, code)
+    cdef Array v = contiguous_copy(<Array>x2, code)
+    cdef Array order
+    cdef const int64_t* sorter_ptr = NULL
+    if sorter is not None:
+        if not isinstance(sorter, Array) or (<Array>sorter)._code not in (1, 2, 3, 4):
+            raise TypeError("sorter must be an array of signed integers")
+        order = contiguous_copy(<Array>sorter, 4)
+        if order._layout.size != a._layout.size:
+            raise ValueError("sorter must have x1's length")
+        for i in range(order._layout.size):
+            if not 0 <= (<int64_t*>order._storage.data)[i] < a._layout.size:
+                raise IndexError("sorter holds an index out of range")
+        sorter_ptr = <const int64_t*>order._storage.data
+    cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), 4,
+                               a._storage.device)
+    cdef bint right = side == "right"
+    with nogil:
+        searchsorted_kernel(code)(s._storage.data, s._layout.size, sorter_ptr,
+                                  v._storage.data, v._layout.size, right,
+                                  <int64_t*>out._storage.data)
+    return out

@@ -1,0 +1,152 @@
+// Lane kernels over the rows of a C-contiguous (rows, n) buffer: sorting with std::sort /
+// std::stable_sort (NaNs last, complex numbers lexicographically, as NumPy orders them) and
+// the positions of extremes (first occurrence; a NaN is the extreme, as in NumPy).
+#pragma once
+#include <algorithm>
+#include <numeric>
+#include "ax_math.hpp"
+
+namespace ax {
+
+template <class T> inline bool nan_of(T a) { return is_nan(a); }
+
+// a before b in ascending order, NaNs last.
+template <class T> inline bool ascending(T a, T b) {
+    if constexpr (is_complex_v<T>) {
+        if (nan_of(b)) return !nan_of(a);
+        if (nan_of(a)) return false;
+        return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (b != b) return a == a;
+        return a < b;
+    } else {
+        return a < b;
+    }
+}
+// a before b in descending order, NaNs last.
+template <class T> inline bool descending(T a, T b) {
+    if (nan_of(a)) return false;
+    if (nan_of(b)) return true;
+    return ascending(b, a);
+}
+
+template <class T>
+void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
+    for (int64_t r = 0; r < rows; ++r) {
+        T* row = reinterpret_cast<T*>(data) + r * n;
+        if (desc) {
+            if (stable) std::stable_sort(row, row + n, descending<T>);
+            else std::sort(row, row + n, descending<T>);
+        } else {
+            if (stable) std::stable_sort(row, row + n, ascending<T>);
+            else std::sort(row, row + n, ascending<T>);
+        }
+    }
+}
+
+template <class T>
+void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
+                  bool stable) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* row = reinterpret_cast<const T*>(data) + r * n;
+        int64_t* idx = out + r * n;
+        std::iota(idx, idx + n, int64_t(0));
+        auto asc = [row](int64_t i, int64_t j) { return ascending(row[i], row[j]); };
+        auto dsc = [row](int64_t i, int64_t j) { return descending(row[i], row[j]); };
+        if (desc) {
+            if (stable) std::stable_sort(idx, idx + n, dsc);
+            else std::sort(idx, idx + n, dsc);
+        } else {
+            if (stable) std::stable_sort(idx, idx + n, asc);
+            else std::sort(idx, idx + n, asc);
+        }
+    }
+}
+
+template <class T>
+void argextreme_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool want_max) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* row = reinterpret_cast<const T*>(data) + r * n;
+        int64_t best = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            if (nan_of(row[i])) { best = i; break; }
+            if (want_max ? ascending(row[best], row[i]) : ascending(row[i], row[best])) best = i;
+        }
+        out[r] = best;
+    }
+}
+
+// For each of m values, where it would go in the ascending (NaNs last) array `sorted` of n
+// elements, seen through `sorter` when it is not null: before equal elements (left) or after.
+template <class T>
+void searchsorted_values(const char* sorted_, int64_t n, const int64_t* sorter,
+                         const char* values_, int64_t m, bool right, int64_t* out) {
+    const T* sorted = reinterpret_cast<const T*>(sorted_);
+    const T* values = reinterpret_cast<const T*>(values_);
+    auto at = [&](int64_t i) { return sorted[sorter ? sorter[i] : i]; };
+    for (int64_t k = 0; k < m; ++k) {
+        const T v = values[k];
+        int64_t lo = 0, hi = n;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            const bool go_right = right ? !ascending(v, at(mid)) : ascending(at(mid), v);
+            if (go_right) lo = mid + 1; else hi = mid;
+        }
+        out[k] = lo;
+    }
+}
+
+// The positions of the non-zero bytes of a C-contiguous bool array of `shape`, one output
+// array per dimension (each long enough for every non-zero element).
+inline void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t** out) {
+    int64_t total = 1;
+    for (int d = 0; d < ndim; ++d) total *= shape[d];
+    int64_t idx[64] = {0};
+    int64_t k = 0;
+    for (int64_t i = 0; i < total; ++i) {
+        if (mask[i]) {
+            for (int d = 0; d < ndim; ++d) out[d][k] = idx[d];
+            ++k;
+        }
+        for (int d = ndim - 1; d >= 0; --d) {
+            if (++idx[d] < shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+using sort_fn = void (*)(char*, int64_t, int64_t, bool, bool);
+using argsort_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool, bool);
+using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
+using searchsorted_fn = void (*)(const char*, int64_t, const int64_t*, const char*, int64_t,
+                                 bool, int64_t*);
+
+struct SortTables {
+    sort_fn sort[NCODES];
+    argsort_fn argsort[NCODES];
+    argextreme_fn argextreme[NCODES];
+    searchsorted_fn searchsorted[NCODES];
+    struct Q {
+        template <int C> static searchsorted_fn make() { return &searchsorted_values<T_<C>>; }
+    };
+    struct S { template <int C> static sort_fn make() { return &sort_rows<T_<C>>; } };
+    struct A { template <int C> static argsort_fn make() { return &argsort_rows<T_<C>>; } };
+    struct E { template <int C> static argextreme_fn make() { return &argextreme_rows<T_<C>>; } };
+    SortTables() {
+        fill_table<S>(sort);
+        fill_table<A>(argsort);
+        fill_table<E>(argextreme);
+        fill_table<Q>(searchsorted);
+    }
+};
+
+inline const SortTables& sort_tables() {
+    static const SortTables t;
+    return t;
+}
+inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
+inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
+inline argextreme_fn argextreme_kernel(int code) { return sort_tables().argextreme[code]; }
+inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
+
+}  // namespace ax

@@ -1,0 +1,95 @@
+"""Sorting and searching against NumPy: sort, argsort, argmax, argmin, count_nonzero,
+nonzero, searchsorted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import DTYPES_BY_KIND, arrays
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import arrayx as xp
+
+shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=8)
+REAL = DTYPES_BY_KIND["real"]
+
+
+@given(a=arrays(REAL, shape=shapes), data=st.data())
+def test_sort_and_argsort(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    descending = data.draw(st.booleans())
+    x = xp.asarray(a)[::-1]
+    a = a[::-1]
+    if descending:
+        # Stable descending order: largest first, equal elements in their original order,
+        # NaNs last (arrayx's order); NumPy's reference through a stable sort of the negation.
+        keys = np.where(np.isnan(a), np.inf, -a.astype(np.float64)) if a.dtype.kind == "f" \
+            else -a.astype(np.float64)
+        order = np.argsort(keys, axis=axis, stable=True)
+    else:
+        order = np.argsort(a, axis=axis, stable=True)
+    got = xp.argsort(x, axis=axis, descending=descending)
+    assert got.dtype == xp.int64
+    np.testing.assert_array_equal(np.asarray(got), order)
+    np.testing.assert_array_equal(np.asarray(xp.sort(x, axis=axis, descending=descending)),
+                                  np.take_along_axis(a, order, axis=axis))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@given(a=arrays(REAL, shape=shapes), data=st.data())
+def test_argmax_argmin(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.none() | st.integers(-a.ndim, a.ndim - 1))
+    keepdims = data.draw(st.booleans())
+    x = xp.asarray(a)
+    empty = a.size == 0 if axis is None else a.shape[axis] == 0
+    if empty:
+        with pytest.raises(ValueError):
+            getattr(xp, name)(x, axis=axis)
+        return
+    if a.size == 0:
+        return
+    expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+    got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
+    assert got.dtype == xp.int64 and got.shape == np.shape(expected)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@given(a=arrays(DTYPES_BY_KIND["all"], shape=shapes), data=st.data())
+def test_count_nonzero_and_nonzero(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.none() | st.integers(-a.ndim, a.ndim - 1))
+    x = xp.asarray(a)
+    np.testing.assert_array_equal(np.asarray(xp.count_nonzero(x, axis=axis)),
+                                  np.count_nonzero(a, axis=axis))
+    for got, expected in zip(xp.nonzero(x), np.nonzero(a), strict=True):
+        np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@given(s=hnp.arrays(np.float64, st.integers(0, 20), elements=st.floats(-10, 10)),
+       v=hnp.arrays(np.float64, st.sampled_from([(), (3,), (2, 2)]), elements=st.floats(-11, 11)),
+       side=st.sampled_from(["left", "right"]), use_sorter=st.booleans())
+def test_searchsorted(s: np.ndarray, v: np.ndarray, side: str, use_sorter: bool) -> None:
+    if use_sorter:
+        sorter = np.argsort(s, stable=True)
+        got = xp.searchsorted(xp.asarray(s), xp.asarray(v), side=side,
+                              sorter=xp.asarray(sorter))
+        expected = np.searchsorted(s, v, side=side, sorter=sorter)
+    else:
+        s = np.sort(s)
+        got = xp.searchsorted(xp.asarray(s), xp.asarray(v), side=side)
+        expected = np.searchsorted(s, v, side=side)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_bad_sorting_input() -> None:
+    with pytest.raises(ValueError):
+        xp.sort(xp.asarray(1.0))
+    with pytest.raises((ValueError, IndexError)):
+        xp.argsort(xp.ones(3), axis=1)
+    with pytest.raises(ValueError):
+        xp.searchsorted(xp.ones((2, 2)), xp.ones(2))
+    with pytest.raises(ValueError):
+        xp.searchsorted(xp.ones(2), xp.ones(2), side="middle")
+    with pytest.raises(ValueError):
+        xp.nonzero(xp.asarray(1))
