@@ -127,6 +127,7 @@ from arrayx._manipulation import (
     unstack,
 )
 from arrayx._searching import argmax, argmin, count_nonzero, nonzero, searchsorted, where
+from arrayx._sets import isin, unique_all, unique_counts, unique_inverse, unique_values
 from arrayx._sorting import argsort, sort
 from arrayx._statistical import (
     cumulative_prod,
@@ -160,8 +161,8 @@ __all__ = [
     "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal", "exp", "expand_dims",
     "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
-    "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isinf",
-    "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
+    "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
+    "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
     "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matrix_transpose",
     "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "nan",
     "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones", "ones_like",
@@ -169,5 +170,6 @@ __all__ = [
     "reshape", "result_type", "roll", "round", "searchsorted", "set_num_threads", "sign",
     "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract",
     "sum", "tan", "tanh", "tile", "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8",
-    "unstack", "var", "where", "zeros", "zeros_like",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "where",
+    "zeros", "zeros_like",
 ]

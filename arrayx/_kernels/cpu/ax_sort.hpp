@@ -115,9 +115,45 @@ inline void nonzero_positions(const char* mask, int ndim, const int64_t* shape, 
     }
 }
 
+// Where each run of equal elements of an ascending array starts (NaNs are all distinct);
+// returns the number of runs.
+template <class T>
+int64_t run_starts(const char* sorted_, int64_t n, int64_t* starts) {
+    const T* sorted = reinterpret_cast<const T*>(sorted_);
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i)
+        if (i == 0 || !(sorted[i] == sorted[i - 1])) starts[k++] = i;
+    return k;
+}
+
+// out[k] = whether values[k] equals an element of the ascending array `sorted` (xor invert).
+template <class T>
+void isin_values(const char* sorted_, int64_t n, const char* values_, int64_t m, bool invert,
+                 char* out_) {
+    bool* out = reinterpret_cast<bool*>(out_);
+    const T* sorted = reinterpret_cast<const T*>(sorted_);
+    const T* values = reinterpret_cast<const T*>(values_);
+    for (int64_t k = 0; k < m; ++k) {
+        const T v = values[k];
+        const T* p = std::lower_bound(sorted, sorted + n, v, ascending<T>);
+        out[k] = (p != sorted + n && *p == v) != invert;
+    }
+}
+
+// out[k] = src[idx[k]] for k < m, on C-contiguous 1-D buffers.
+template <class T>
+void gather_1d(const char* src_, const int64_t* idx, int64_t m, char* out_) {
+    const T* src = reinterpret_cast<const T*>(src_);
+    T* out = reinterpret_cast<T*>(out_);
+    for (int64_t k = 0; k < m; ++k) out[k] = src[idx[k]];
+}
+
 using sort_fn = void (*)(char*, int64_t, int64_t, bool, bool);
 using argsort_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool, bool);
 using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
+using gather_fn = void (*)(const char*, const int64_t*, int64_t, char*);
+using run_starts_fn = int64_t (*)(const char*, int64_t, int64_t*);
+using isin_fn = void (*)(const char*, int64_t, const char*, int64_t, bool, char*);
 using searchsorted_fn = void (*)(const char*, int64_t, const int64_t*, const char*, int64_t,
                                  bool, int64_t*);
 
@@ -126,6 +162,12 @@ struct SortTables {
     argsort_fn argsort[NCODES];
     argextreme_fn argextreme[NCODES];
     searchsorted_fn searchsorted[NCODES];
+    run_starts_fn run_starts[NCODES];
+    gather_fn gather[NCODES];
+    struct G { template <int C> static gather_fn make() { return &gather_1d<T_<C>>; } };
+    isin_fn isin[NCODES];
+    struct R { template <int C> static run_starts_fn make() { return &ax::run_starts<T_<C>>; } };
+    struct I { template <int C> static isin_fn make() { return &isin_values<T_<C>>; } };
     struct Q {
         template <int C> static searchsorted_fn make() { return &searchsorted_values<T_<C>>; }
     };
@@ -137,6 +179,9 @@ struct SortTables {
         fill_table<A>(argsort);
         fill_table<E>(argextreme);
         fill_table<Q>(searchsorted);
+        fill_table<R>(run_starts);
+        fill_table<G>(gather);
+        fill_table<I>(isin);
     }
 };
 
@@ -148,5 +193,8 @@ inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
 inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
 inline argextreme_fn argextreme_kernel(int code) { return sort_tables().argextreme[code]; }
 inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
+inline gather_fn gather_kernel(int code) { return sort_tables().gather[code]; }
+inline run_starts_fn run_starts_kernel(int code) { return sort_tables().run_starts[code]; }
+inline isin_fn isin_kernel(int code) { return sort_tables().isin[code]; }
 
 }  // namespace ax

@@ -41,3 +41,10 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
                                      const char* values, int64_t m, bint right, int64_t* out)
     searchsorted_fn searchsorted_kernel(int code)
     void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t** out)
+    ctypedef int64_t (*run_starts_fn)(const char* sorted, int64_t n, int64_t* starts)
+    ctypedef void (*isin_fn)(const char* sorted, int64_t n, const char* values, int64_t m,
+                             bint invert, char* out)
+    run_starts_fn run_starts_kernel(int code)
+    isin_fn isin_kernel(int code)
+    ctypedef void (*gather_fn)(const char* src, const int64_t* idx, int64_t m, char* out)
+    gather_fn gather_kernel(int code)

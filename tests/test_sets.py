@@ -1,0 +1,43 @@
+"""Set functions against NumPy: unique_* (NaNs each distinct) and isin."""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import DTYPES_BY_KIND, arrays
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import arrayx as xp
+
+shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=6)
+small = st.sampled_from(DTYPES_BY_KIND["real"]).flatmap(
+    lambda d: hnp.arrays(d, shapes, elements=st.sampled_from([0, 1, 2, 5]).map(d.type)
+                         if d.kind != "f" else st.sampled_from([0.0, 1.0, -2.5, np.nan])))
+
+
+def test_nans_are_each_distinct() -> None:
+    x = xp.asarray([np.nan, 1.0, np.nan])
+    values, counts = xp.unique_counts(x)
+    assert values.shape == (3,) and np.asarray(counts).tolist() == [1, 1, 1]
+
+
+@given(a=small)
+def test_unique_all_matches_numpy(a: np.ndarray) -> None:
+    got = xp.unique_all(xp.asarray(a))
+    values, indices, inverse, counts = np.unique(a, return_index=True, return_inverse=True,
+                                                 return_counts=True, equal_nan=False)
+    np.testing.assert_array_equal(np.asarray(got.values), values)
+    np.testing.assert_array_equal(np.asarray(got.counts), counts)
+    np.testing.assert_array_equal(np.asarray(got.inverse_indices), inverse.reshape(a.shape))
+    finite = ~np.isnan(values) if values.dtype.kind == "f" else np.ones(values.shape, bool)
+    np.testing.assert_array_equal(np.asarray(got.indices)[finite], indices[finite])
+    np.testing.assert_array_equal(np.asarray(xp.unique_values(xp.asarray(a))), values)
+    v, inv = xp.unique_inverse(xp.asarray(a))
+    np.testing.assert_array_equal(np.asarray(v)[np.asarray(inv)], a)
+
+
+@given(a=small, b=arrays(DTYPES_BY_KIND["real"], shape=shapes), invert=st.booleans())
+def test_isin(a: np.ndarray, b: np.ndarray, invert: bool) -> None:
+    got = xp.isin(xp.asarray(a), xp.asarray(b), invert=invert)
+    np.testing.assert_array_equal(np.asarray(got), np.isin(a, b, invert=invert))
