@@ -1,7 +1,8 @@
-"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N]``.
+"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [SUITE ...]``.
 
 Unset ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` in the benchmark command only (they slow
-NumPy's BLAS): ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m benchmarks``.
+NumPy's BLAS on some machines): ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m
+benchmarks``.
 """
 
 from __future__ import annotations
@@ -10,24 +11,35 @@ import argparse
 
 import arrayx as xp
 from benchmarks import bench_elementwise, bench_foundation
-from benchmarks.harness import environment, table
+from benchmarks.harness import describe_environment, repeats, table
 
 SUITES = {"foundation": bench_foundation, "elementwise": bench_elementwise}
 
 
-def main() -> None:
-    """Parse the options, run the suites, print one table per suite."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, print the environment, run the suites, print one table per suite.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments (``sys.argv[1:]`` when None).
+    """
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description="arrayx against NumPy, side by side")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats per case")
     parser.add_argument("--threads", type=int, help="arrayx kernel threads")
-    parser.add_argument("suites", nargs="*", choices=[*SUITES, []], help="suites to run")
-    args = parser.parse_args()
+    parser.add_argument("suites", nargs="*", metavar="SUITE",
+                        help=f"suites to run (default: all of {', '.join(SUITES)})")
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.suites if s not in SUITES]
+    if unknown:
+        parser.error(f"unknown suite(s): {', '.join(unknown)}")
     if args.threads:
         xp.set_num_threads(args.threads)
-    print(environment())
+    print(describe_environment())
     for name in args.suites or SUITES:
         print(f"\n== {name}")
-        print(table(SUITES[name].run(5 if args.quick else 15)))
+        print(table(SUITES[name].run(repeats(args.quick))), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,18 +1,30 @@
-"""Elementwise: small-array overhead, bandwidth-bound ops, transposed and broadcast operands."""
+"""Elementwise: bandwidth-bound ops, transcendental functions, transposed and broadcast operands.
+
+The small-array and plain ``x + y`` / ``a == b`` cases live in ``bench_foundation``.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, check_equal, compare
+from benchmarks.harness import Timing, compare
 
 
 def run(repeats: int) -> list[Timing]:
-    """Time the elementwise cases (targets from the elementwise issue)."""
+    """Time the elementwise cases (targets from the elementwise issue).
+
+    Parameters
+    ----------
+    repeats : int
+        Alternating repeats per case.
+
+    Returns
+    -------
+    list of Timing
+        One per case, in the order of the report.
+    """
     rng = np.random.default_rng(0)
-    ten_np = rng.random(10)
-    ten = xp.asarray(ten_np)
     a_np, b_np = rng.random(10**7), rng.random(10**7)
     a, b = xp.asarray(a_np), xp.asarray(b_np)
     f_np, g_np = a_np.astype(np.float32), b_np.astype(np.float32)
@@ -23,26 +35,17 @@ def run(repeats: int) -> list[Timing]:
     col, row = xp.asarray(col_np), xp.asarray(row_np)
     c_np = a_np > 0.5
     c = xp.asarray(c_np)
-    check_equal(m + n.mT, m_np + n_np.T)
-    check_equal(xp.where(c, a, b), np.where(c_np, a_np, b_np))
-    big = max(3, repeats // 3)
     return [
-        compare("x + y, (10,)", lambda: ten + ten, lambda: ten_np + ten_np, repeats=repeats,
-                target=2.0),
-        compare("x + y, 10^7 float64", lambda: a + b, lambda: a_np + b_np, repeats=big,
-                budget=0.05, target=1.0),
-        compare("x + y, 10^7 float32", lambda: f + g, lambda: f_np + g_np, repeats=big,
-                budget=0.05, target=1.0),
-        compare("x + y.mT, 3000x3000", lambda: m + n.mT, lambda: m_np + n_np.T, repeats=big,
-                budget=0.05, target=0.7),
+        compare("x + y, 10^7 float32", lambda: f + g, lambda: f_np + g_np, repeats=repeats,
+                target=1.0),
+        compare("x + y.mT, 3000x3000", lambda: m + n.mT, lambda: m_np + n_np.T,
+                repeats=repeats, target=0.7),
         compare("(3000,1) + (1,3000)", lambda: col + row, lambda: col_np + row_np,
-                repeats=big, budget=0.05, target=1.0),
-        compare("exp, 10^7", lambda: xp.exp(a), lambda: np.exp(a_np), repeats=big,
-                budget=0.1, target=0.75),
-        compare("sin, 10^7", lambda: xp.sin(a), lambda: np.sin(a_np), repeats=big,
-                budget=0.1, target=0.75),
+                repeats=repeats, target=1.0),
+        compare("exp, 10^7", lambda: xp.exp(a), lambda: np.exp(a_np), repeats=repeats,
+                target=0.75, exact=False),
+        compare("sin, 10^7", lambda: xp.sin(a), lambda: np.sin(a_np), repeats=repeats,
+                target=0.75, exact=False),
         compare("where(c, x, y), 10^7", lambda: xp.where(c, a, b),
-                lambda: np.where(c_np, a_np, b_np), repeats=big, budget=0.05, target=0.6),
-        compare("a == b, 10^6", lambda: a[:10**6] == b[:10**6],
-                lambda: a_np[:10**6] == b_np[:10**6], repeats=repeats),
+                lambda: np.where(c_np, a_np, b_np), repeats=repeats, target=0.6),
     ]

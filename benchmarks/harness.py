@@ -1,35 +1,48 @@
-"""Shared pieces of the benchmark scripts: the timer lives in ``arrayx._bench``."""
+"""The benchmarks' timer and report, reused from ``arrayx._bench``, plus the run's settings.
+
+``arrayx._bench`` holds the timer itself so that ``python -m arrayx`` works from an installed
+package, where this directory is not importable.
+"""
 
 from __future__ import annotations
 
 import os
 
-import numpy as np
+from arrayx._bench import Timing, check_equal, compare, environment, table
 
-import arrayx as xp
-from arrayx._bench import Timing, compare, table
+__all__ = ["Timing", "check_equal", "compare", "describe_environment", "repeats", "table"]
 
-__all__ = ["Timing", "compare", "environment", "table"]
-
-
-def environment() -> str:
-    """The machine and library settings the timings were taken under."""
-    blas = "unknown"
-    try:
-        from threadpoolctl import threadpool_info
-
-        infos = [i for i in threadpool_info() if i.get("user_api") == "blas"]
-        if infos:
-            blas = ", ".join(f"{i['internal_api']} {i.get('architecture', '')}" for i in infos)
-    except ImportError:
-        pass
-    return (f"cpus: {os.cpu_count()}  arrayx threads: {xp.get_num_threads()}  "
-            f"numpy {np.__version__}  blas: {blas}  "
-            f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}")
+#: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.
+FULL_REPEATS = 21
+QUICK_REPEATS = 7
 
 
-def check_equal(ax_result: object, np_result: np.ndarray) -> None:
-    """Refuse to time a case whose arrayx result differs from NumPy's."""
-    got = np.asarray(ax_result)
-    if got.shape != np_result.shape or not np.allclose(got, np_result, equal_nan=True):
-        raise AssertionError("arrayx and NumPy disagree; not timing a wrong result")
+def repeats(quick: bool) -> int:
+    """How many alternating repeats a case gets.
+
+    Parameters
+    ----------
+    quick : bool
+        Whether the run was asked for with ``--quick``.
+
+    Returns
+    -------
+    int
+        The number of repeats to take the median over.
+    """
+    return QUICK_REPEATS if quick else FULL_REPEATS
+
+
+def describe_environment() -> str:
+    """The settings the timings are taken under, one ``key: value`` per line.
+
+    Returns
+    -------
+    str
+        CPU count, arrayx threads, NumPy version and BLAS, and the OpenBLAS variables that
+        change NumPy's speed.
+    """
+    env = environment()
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OMP_NUM_THREADS"):
+        env[var] = os.environ.get(var, "(unset)")
+    return "\n".join(f"{key}: {value}" for key, value in env.items())
