@@ -14,6 +14,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
+SRC = HERE / "src"
 
 
 def _compiler_accepts(flag: str) -> bool:
@@ -43,10 +44,10 @@ if OPENMP:
 
 def generate_headers() -> None:
     """Write the op kernels' header from the op table (``arrayx/_kernels/ops.py``)."""
-    spec = importlib.util.spec_from_file_location("arrayx_ops", HERE / "arrayx/_kernels/ops.py")
+    spec = importlib.util.spec_from_file_location("arrayx_ops", SRC / "arrayx/_kernels/ops.py")
     ops = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ops)
-    target = HERE / "arrayx" / "_kernels" / "cpu" / "ax_ops.hpp"
+    target = SRC / "arrayx" / "_kernels" / "cpu" / "ax_ops.hpp"
     text = ops.generate_cpu_header()
     if not target.exists() or target.read_text() != text:
         target.write_text(text)
@@ -54,15 +55,15 @@ def generate_headers() -> None:
 
 def extensions() -> list[Extension]:
     exts = []
-    for pyx in sorted(HERE.glob("arrayx/**/*.pyx")):
+    for pyx in sorted(SRC.glob("arrayx/**/*.pyx")):
         rel = pyx.relative_to(HERE)
-        name = ".".join(rel.with_suffix("").parts)
+        name = ".".join(pyx.relative_to(SRC).with_suffix("").parts)
         exts.append(
             Extension(
                 name,
                 [str(rel)],
                 language="c++",
-                include_dirs=[numpy.get_include(), str(HERE / "arrayx" / "_kernels" / "cpu")],
+                include_dirs=[numpy.get_include(), str(SRC / "arrayx" / "_kernels" / "cpu")],
                 extra_compile_args=COMPILE_ARGS,
                 extra_link_args=LINK_ARGS,
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],

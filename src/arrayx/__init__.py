@@ -1,5 +1,11 @@
 """arrayx: the Python array API standard (2025.12) on its own strided core."""
 
+import os as _os
+
+# Idle kernel threads sleep rather than spin, so they do not take a busy machine's cores
+# from other work; set before the OpenMP runtime loads with the first kernel module.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from arrayx import fft, linalg
 from arrayx._array import Array
 from arrayx._creation import (

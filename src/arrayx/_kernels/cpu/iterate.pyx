@@ -15,9 +15,9 @@ from arrayx._kernels.cpu.kernels cimport loop2d_fn
 cdef extern from "ax_omp.h" nogil:
     int omp_get_max_threads()
 
-# Below this many elements a kernel runs on the calling thread: on a busy machine starting
-# threads costs more than it saves.
-cdef int64_t PARALLEL_MIN = 1 << 17
+# Below this many elements a kernel runs on the calling thread: on a busy machine waking a
+# second thread (which may have to wait for a core) costs more than it saves.
+cdef int64_t PARALLEL_MIN = 1 << 20
 # A parallel work unit covers about this many elements.
 cdef int64_t BLOCK = 1 << 15
 # Side of the square tiles a block is walked in when an operand is transposed.
@@ -203,6 +203,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
     else:
-        for u in prange(units, num_threads=threads, schedule="static"):
+        # Dynamic: a thread that gets no core for a while leaves its share to the others.
+        for u in prange(units, num_threads=threads, schedule="dynamic"):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
