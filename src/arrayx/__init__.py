@@ -112,6 +112,7 @@ from arrayx._elementwise import (
     tanh,
     trunc,
 )
+from arrayx._indexing import take, take_along_axis
 from arrayx._info import __array_namespace_info__
 from arrayx._kernels.cpu.iterate import get_num_threads, set_num_threads
 from arrayx._manipulation import (
@@ -175,7 +176,7 @@ __all__ = [
     "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat",
     "reshape", "result_type", "roll", "round", "searchsorted", "set_num_threads", "sign",
     "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract",
-    "sum", "tan", "tanh", "tile", "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8",
-    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "where",
-    "zeros", "zeros_like",
+    "sum", "take", "take_along_axis", "tan", "tanh", "tile", "tril", "triu", "trunc", "uint16",
+    "uint32", "uint64", "uint8", "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    "unstack", "var", "where", "zeros", "zeros_like",
 ]

@@ -232,10 +232,19 @@ cdef class Array:
     # --- indexing ---------------------------------------------------------------------------
 
     def __getitem__(self, key):
+        if _needs_advanced(key):
+            from arrayx._indexing import getitem
+            return getitem(self, key)
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         return view(self, L)
 
     def __setitem__(self, key, value):
+        if _needs_advanced(key):
+            if not self._writeable:
+                raise ValueError("assignment destination is read-only")
+            from arrayx._indexing import setitem
+            setitem(self, key, value)
+            return
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
@@ -484,6 +493,20 @@ cdef object _only_scalar(Array a, str what):
         raise TypeError(f"only 0-d arrays can be converted to {what}; this one has shape "
                         f"{a.shape}")
     return a.scalar()
+
+
+cdef bint _needs_advanced(object key):
+    """Whether ``key`` holds index arrays, lists or boolean arrays (advanced indexing)."""
+    if isinstance(key, (int, slice)) or key is None or key is Ellipsis:
+        return False
+    items = key if isinstance(key, tuple) else (key,)
+    for k in items:
+        if isinstance(k, Array):
+            if (<Array>k)._layout.ndim or (<Array>k)._code == 0:
+                return True
+        elif isinstance(k, list) or (hasattr(k, "__array__") and hasattr(k, "dtype")):
+            return True
+    return False
 
 
 cdef object _basic_key(object key):

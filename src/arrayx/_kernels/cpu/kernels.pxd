@@ -48,3 +48,9 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     isin_fn isin_kernel(int code)
     ctypedef void (*gather_fn)(const char* src, const int64_t* idx, int64_t m, char* out)
     gather_fn gather_kernel(int code)
+
+cdef extern from "ax_gather.hpp" namespace "ax" nogil:
+    ctypedef void (*move_blocks_fn)(char* base, const int64_t* offs, int64_t nb, int rnd,
+                                    const int64_t* rshape, const int64_t* rstrides, char* flat)
+    move_blocks_fn gather_blocks_kernel(int code)
+    move_blocks_fn scatter_blocks_kernel(int code)

@@ -1,0 +1,246 @@
+"""Advanced indexing (integer arrays and boolean masks, mixed with basic indices), take and
+take_along_axis.
+
+A key is resolved NumPy's way: the basic part (ints, slices, ``None``) becomes a view; the
+index arrays (masks turned into their nonzero positions) broadcast together and select element
+offsets along their axes; the result's advanced axes go where the index arrays stood when they
+are adjacent, and first otherwise. Every index is checked before anything is read or written.
+"""
+from libc.stdint cimport int64_t
+
+from arrayx._array cimport Array, contiguous_copy, new_array, wrap
+from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
+from arrayx._kernels.cpu.kernels cimport gather_blocks_kernel, scatter_blocks_kernel
+
+import numpy as np
+
+from arrayx._dtypes import promote
+from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
+from arrayx._searching import nonzero
+
+__all__ = ["take", "take_along_axis"]
+
+
+cdef object _as_index(object k):
+    from arrayx._creation import asarray
+    a = asarray(k) if not isinstance(k, Array) else k
+    if (<Array>a)._code != 0 and not 1 <= (<Array>a)._code <= 8:
+        raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
+    return a
+
+
+cdef tuple _resolve(Array a, object key):
+    """(view, advanced view axes, broadcast index arrays) of an advanced key."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    items = [_as_index(k) if isinstance(k, (Array, list, np.ndarray)) and not (
+        isinstance(k, Array) and (<Array>k)._layout.ndim == 0 and (<Array>k)._code != 0)
+        else k for k in items]
+    consumed = 0
+    for k in items:
+        if isinstance(k, Array):
+            consumed += (<Array>k)._layout.ndim if (<Array>k)._code == 0 else 1
+        elif k is not None and k is not Ellipsis and not isinstance(k, bool):
+            consumed += 1
+    if consumed > a._layout.ndim:
+        raise IndexError(f"too many indices for an array of {a.ndim} dimensions")
+    expanded = []
+    seen_ellipsis = False
+    dim = 0
+    for k in items:
+        if k is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+            expanded.extend([slice(None)] * (a._layout.ndim - consumed))
+            dim += a._layout.ndim - consumed
+        elif isinstance(k, Array) and (<Array>k)._code == 0:
+            if (<Array>k)._layout.ndim == 0:
+                expanded.append(k)
+                continue
+            for i in range((<Array>k)._layout.ndim):
+                if k.shape[i] != a.shape[dim + i]:
+                    raise IndexError(f"boolean index of shape {k.shape} does not match the "
+                                     f"indexed array's shape {a.shape} at axis {dim + i}")
+            expanded.extend(nonzero(k))
+            dim += (<Array>k)._layout.ndim
+        else:
+            expanded.append(k)
+            if k is not None and not isinstance(k, bool):
+                dim += 1
+    basic = []
+    arrays = []
+    positions = []
+    pos = 0
+    for k in expanded:
+        if isinstance(k, Array) and (<Array>k)._layout.ndim == 0 and (<Array>k)._code == 0:
+            basic.append(bool(k))
+            pos += 1
+        elif isinstance(k, Array):
+            basic.append(slice(None))
+            arrays.append(k)
+            positions.append(pos)
+            pos += 1
+        else:
+            basic.append(k)
+            if k is None or isinstance(k, (slice, bool)):
+                pos += 1
+    view = basic_index(a._layout, tuple(basic))
+    try:
+        arrays = list(broadcast_arrays(*arrays))
+    except ValueError as exc:
+        raise IndexError(f"index arrays do not broadcast together: {exc}") from None
+    return view, positions, arrays
+
+
+cdef tuple _offsets(Layout view, list positions, list arrays, object device):
+    """Element offsets (int64, one per broadcast index) of the selected sub-blocks."""
+    cdef Array first = arrays[0]
+    cdef int64_t n = first._layout.size
+    cdef int64_t shape[1]
+    shape[0] = n
+    cdef Array offs = new_array(contiguous(1, shape), 4, device, True)
+    cdef int64_t* o = <int64_t*>offs._storage.data
+    cdef Array idx
+    cdef int64_t* ip
+    cdef int64_t size, stride, i, v
+    cdef int p
+    for i in range(n):
+        o[i] = view.offset
+    for k in range(len(arrays)):
+        idx = contiguous_copy(arrays[k], 4)
+        ip = <int64_t*>idx._storage.data
+        p = positions[k]
+        size = view.shape_[p]
+        stride = view.strides_[p]
+        for i in range(n):
+            v = ip[i]
+            if v < -size or v >= size:
+                raise IndexError(f"index {v} is out of bounds for axis {p} with size {size}")
+            if v < 0:
+                v += size
+            o[i] += v * stride
+    return offs, first.shape
+
+
+cdef tuple _plan(Array a, object key):
+    view, positions, arrays = _resolve(a, key)
+    if not arrays:
+        return view, None, None, None, None, None
+    offs, bshape = _offsets(view, positions, arrays, a._storage.device)
+    rest = [d for d in range(view.ndim) if d not in positions]
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    return view, positions, offs, tuple(bshape), rest, adjacent
+
+
+cdef tuple _block(Layout view, list rest, int64_t* rshape, int64_t* rstrides):
+    for i, d in enumerate(rest):
+        rshape[i] = view.shape_[d]
+        rstrides[i] = view.strides_[d]
+    return tuple([view.shape_[d] for d in rest])
+
+
+cdef object _final_order(int nb, list rest, list positions, bint adjacent):
+    """The permutation from the (index dims, rest dims) buffer to NumPy's result order."""
+    if not adjacent:
+        return None
+    before = [i for i, d in enumerate(rest) if d < positions[0]]
+    after = [i for i, d in enumerate(rest) if d > positions[0]]
+    return tuple([nb + i for i in before] + list(range(nb)) + [nb + i for i in after])
+
+
+def getitem(Array a, key) -> Array:
+    """``a[key]`` for a key with index arrays or masks (a copy)."""
+    view, positions, offs, bshape, rest, adjacent = _plan(a, key)
+    if positions is None:
+        # Only 0-d boolean masks: a unit (True) or empty (False) new axis.
+        return contiguous_copy(wrap(a._storage, view, a._code), a._code)
+    cdef int64_t rshape[MAXDIM]
+    cdef int64_t rstrides[MAXDIM]
+    rtuple = _block(view, rest, rshape, rstrides)
+    full = bshape + rtuple
+    cdef int64_t fshape[MAXDIM]
+    for i, n in enumerate(full):
+        fshape[i] = n
+    cdef Array out = new_array(contiguous(len(full), fshape), a._code, a._storage.device)
+    cdef Array o = offs
+    cdef int64_t nb = o._layout.size
+    cdef int rnd = len(rest)
+    if out._layout.size:
+        with nogil:
+            gather_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
+                                          rshape, rstrides, out._storage.data)
+    order = _final_order(len(bshape), rest, positions, adjacent)
+    return out if order is None else permute_dims(out, order)
+
+
+def setitem(Array a, key, value) -> None:
+    """``a[key] = value`` for a key with index arrays or masks; nothing is written unless every
+    index is in range and ``value`` broadcasts to the selection."""
+    view, positions, offs, bshape, rest, adjacent = _plan(a, key)
+    if positions is None:
+        a[tuple(bool(k) if isinstance(k, Array) else k for k in (
+            key if isinstance(key, tuple) else (key,)))] = value
+        return
+    cdef int64_t rshape[MAXDIM]
+    cdef int64_t rstrides[MAXDIM]
+    rtuple = _block(view, rest, rshape, rstrides)
+    order = _final_order(len(bshape), rest, positions, adjacent)
+    full = bshape + rtuple
+    result_shape = full if order is None else tuple(full[i] for i in order)
+    cdef Array v
+    if isinstance(value, Array):
+        v = <Array>value
+        if promote(v.dtype, a.dtype) != a.dtype:
+            raise TypeError(f"cannot assign an array of {v.dtype} into one of {a.dtype}")
+    elif isinstance(value, (bool, int, float, complex)):
+        from arrayx._array import _scalar_array
+        if isinstance(value, complex) and a._code < 11 or isinstance(value, float) and \
+                a._code < 9:
+            raise TypeError(f"cannot assign {value!r} into a {a.dtype} array")
+        v = _scalar_array(value, a.dtype, a.device)
+    else:
+        raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array")
+    v = broadcast_to(v, result_shape)
+    if order is not None:
+        v = permute_dims(v, tuple(np.argsort(order)))
+    v = contiguous_copy(v, a._code)
+    cdef Array o = offs
+    cdef int64_t nb = o._layout.size
+    cdef int rnd = len(rest)
+    if v._layout.size:
+        with nogil:
+            scatter_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
+                                           rshape, rstrides, v._storage.data)
+
+
+def take(x, indices, /, *, axis=None) -> Array:
+    """Elements of ``x`` at integer ``indices`` along ``axis`` (None: of a 1-D ``x``)."""
+    if not isinstance(x, Array) or not isinstance(indices, Array):
+        raise TypeError("take expects arrayx arrays")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("take without an axis needs a 1-D array")
+        axis = 0
+    if (<Array>indices)._layout.ndim != 1:
+        raise ValueError("take's indices must be 1-D")
+    ax = normalize_axis(axis, x.ndim)
+    return getitem(x, (slice(None),) * ax + (indices,))
+
+
+def take_along_axis(x, indices, /, *, axis=-1) -> Array:
+    """Elements of ``x`` at ``indices`` (``x``'s rank) along ``axis``, as NumPy's."""
+    if not isinstance(x, Array) or not isinstance(indices, Array):
+        raise TypeError("take_along_axis expects arrayx arrays")
+    if indices.ndim != x.ndim:
+        raise ValueError(f"indices of rank {indices.ndim} for an array of rank {x.ndim}")
+    ax = normalize_axis(axis, x.ndim)
+    from arrayx._creation import arange
+    key = []
+    for d in range(x.ndim):
+        if d == ax:
+            key.append(indices)
+        else:
+            shape = [1] * x.ndim
+            shape[d] = x.shape[d]
+            key.append(reshape(arange(x.shape[d]), tuple(shape)))
+    return getitem(x, tuple(key))

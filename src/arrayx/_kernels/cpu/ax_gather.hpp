@@ -1,0 +1,55 @@
+// Gather and scatter of strided blocks at element offsets: the kernels of advanced indexing.
+// Block b sits at base + offs[b] (elements) and has the shape and strides of `r` (rnd dims);
+// the other side is C-contiguous (nb, block size).
+#pragma once
+#include "ax_types.hpp"
+
+namespace ax {
+
+template <class T, bool Gather>
+void move_blocks(char* base_, const int64_t* offs, int64_t nb, int rnd, const int64_t* rshape,
+                 const int64_t* rstrides, char* flat_) {
+    T* base = reinterpret_cast<T*>(base_);
+    T* flat = reinterpret_cast<T*>(flat_);
+    int64_t block = 1;
+    for (int d = 0; d < rnd; ++d) block *= rshape[d];
+    int64_t idx[64];
+    for (int64_t b = 0; b < nb; ++b) {
+        T* src = base + offs[b];
+        T* dst = flat + b * block;
+        for (int d = 0; d < rnd; ++d) idx[d] = 0;
+        int64_t off = 0;
+        for (int64_t k = 0; k < block; ++k) {
+            if constexpr (Gather) dst[k] = src[off]; else src[off] = dst[k];
+            for (int d = rnd - 1; d >= 0; --d) {
+                off += rstrides[d];
+                if (++idx[d] < rshape[d]) break;
+                off -= rstrides[d] * rshape[d];
+                idx[d] = 0;
+            }
+        }
+    }
+}
+
+using move_blocks_fn = void (*)(char*, const int64_t*, int64_t, int, const int64_t*,
+                                const int64_t*, char*);
+
+struct GatherTables {
+    move_blocks_fn gather[NCODES];
+    move_blocks_fn scatter[NCODES];
+    struct G { template <int C> static move_blocks_fn make() { return &move_blocks<T_<C>, true>; } };
+    struct S { template <int C> static move_blocks_fn make() { return &move_blocks<T_<C>, false>; } };
+    GatherTables() {
+        fill_table<G>(gather);
+        fill_table<S>(scatter);
+    }
+};
+
+inline const GatherTables& gather_tables() {
+    static const GatherTables t;
+    return t;
+}
+inline move_blocks_fn gather_blocks_kernel(int code) { return gather_tables().gather[code]; }
+inline move_blocks_fn scatter_blocks_kernel(int code) { return gather_tables().scatter[code]; }
+
+}  // namespace ax

@@ -1,0 +1,106 @@
+"""Advanced indexing (integer arrays, masks, mixed with basic indices), take and
+take_along_axis against NumPy; a failing assignment changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ALL, arrays
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import arrayx as xp
+
+shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5)
+
+
+@st.composite
+def advanced_keys(draw: st.DrawFn, shape: tuple) -> tuple:
+    """A key mixing integer arrays, a mask, ints, slices and None for an array of ``shape``."""
+    key = []
+    dim = 0
+    while dim < len(shape):
+        kind = draw(st.sampled_from(["array", "array", "slice", "int", "none", "mask", "stop"]))
+        n = shape[dim]
+        if kind == "stop":
+            break
+        if kind == "array":
+            key.append(np.asarray(draw(st.lists(st.integers(-n, n - 1), min_size=0,
+                                                max_size=4)), dtype=np.int64))
+            dim += 1
+        elif kind == "slice":
+            key.append(slice(draw(st.integers(-n, n) | st.none()), None,
+                             draw(st.sampled_from([None, 1, 2, -1]))))
+            dim += 1
+        elif kind == "int":
+            key.append(draw(st.integers(-n, n - 1)))
+            dim += 1
+        elif kind == "none":
+            key.append(None)
+        else:
+            key.append(draw(hnp.arrays(np.bool_, (n,))))
+            dim += 1
+    return tuple(key)
+
+
+def as_arrayx(key: tuple) -> tuple:
+    return tuple(xp.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_getitem_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
+    key = data.draw(advanced_keys(a.shape))
+    try:
+        expected = a[key]
+    except IndexError:
+        with pytest.raises(IndexError):
+            xp.asarray(a)[as_arrayx(key)]
+        return
+    got = xp.asarray(a)[as_arrayx(key)]
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_setitem_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
+    key = data.draw(advanced_keys(a.shape))
+    try:
+        target_shape = a[key].shape
+    except IndexError:
+        x = xp.asarray(a.copy())
+        with pytest.raises(IndexError):
+            x[as_arrayx(key)] = xp.asarray(a.flat[0])
+        np.testing.assert_array_equal(np.asarray(x), a)
+        return
+    value = data.draw(hnp.arrays(a.dtype, st.sampled_from([(), target_shape[-1:]])))
+    expected = a.copy()
+    expected[key] = value
+    x = xp.asarray(a.copy())
+    x[as_arrayx(key)] = xp.asarray(value)
+    np.testing.assert_array_equal(np.asarray(x), expected)
+
+
+def test_failed_assignment_changes_nothing() -> None:
+    x = xp.arange(5)
+    with pytest.raises(IndexError):
+        x[xp.asarray([0, 1, 7])] = 9
+    with pytest.raises(IndexError):
+        x[xp.asarray([True, False])] = 9
+    with pytest.raises(IndexError):
+        x[xp.asarray([0.5])]  # noqa: B018
+    np.testing.assert_array_equal(np.asarray(x), np.arange(5))
+
+
+@given(a=arrays(ALL, shape=shapes), data=st.data())
+def test_take_and_take_along_axis(a: np.ndarray, data: st.DataObject) -> None:
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.shape[axis]
+    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)), dtype=np.int64)
+    np.testing.assert_array_equal(np.asarray(xp.take(xp.asarray(a), xp.asarray(idx),
+                                                     axis=axis)),
+                                  np.take(a, idx, axis=axis))
+    along = data.draw(hnp.arrays(np.int64, a.shape, elements=st.integers(0, n - 1)))
+    np.testing.assert_array_equal(
+        np.asarray(xp.take_along_axis(xp.asarray(a), xp.asarray(along), axis=axis)),
+        np.take_along_axis(a, along, axis=axis))
