@@ -16,3 +16,4 @@ cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=*)
 cdef Array new_array(Layout layout, int code, object device, bint zero=*)
 cdef int code_of(object dtype) except -1
 cdef Array contiguous_copy(Array a, int code)
+cdef Array as_array(object x, str name)

@@ -87,6 +87,13 @@ cdef Array new_array(Layout layout, int code, object device, bint zero=False):
     return wrap(allocate(layout, code, device, zero), layout, code)
 
 
+cdef Array as_array(object x, str name):
+    """``x`` as an Array; TypeError naming the function ``name`` otherwise."""
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    return <Array>x
+
+
 cdef Array contiguous_copy(Array a, int code):
     """A C-contiguous copy of ``a`` with dtype ``code``."""
     cdef Layout L = contiguous_like(a._layout)

@@ -2,7 +2,7 @@
 from libc.math cimport ceil, isfinite
 from libc.stdint cimport INT64_MAX, int64_t
 
-from arrayx._array cimport Array, code_of, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
 )
@@ -129,27 +129,21 @@ cdef object _like_device(Array x, object device):
     return x._storage.device if device is None else device
 
 
-cdef Array _check_array(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    return <Array>x
-
-
 def empty_like(x, /, *, dtype=None, device=None) -> Array:
     """An uninitialised array with the shape of ``x`` (and its dtype and device by default)."""
-    cdef Array a = _check_array(x, "empty_like")
+    cdef Array a = as_array(x, "empty_like")
     return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
 
 
 def zeros_like(x, /, *, dtype=None, device=None) -> Array:
     """Zeros with the shape of ``x`` (and its dtype and device by default)."""
-    cdef Array a = _check_array(x, "zeros_like")
+    cdef Array a = as_array(x, "zeros_like")
     return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), True)
 
 
 def ones_like(x, /, *, dtype=None, device=None) -> Array:
     """Ones with the shape of ``x`` (and its dtype and device by default)."""
-    cdef Array a = _check_array(x, "ones_like")
+    cdef Array a = as_array(x, "ones_like")
     cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
     _fill(out, True)
     return out
@@ -157,7 +151,7 @@ def ones_like(x, /, *, dtype=None, device=None) -> Array:
 
 def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     """``fill_value`` with the shape of ``x`` (and its dtype and device by default)."""
-    cdef Array a = _check_array(x, "full_like")
+    cdef Array a = as_array(x, "full_like")
     cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
     _fill(out, _fill_value_for(fill_value, out._code))
     return out
@@ -362,7 +356,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
 
 
 def _triangle(x, k, bint keep_lower, str name) -> Array:
-    cdef Array a = _check_array(x, name)
+    cdef Array a = as_array(x, name)
     if a._layout.ndim < 2:
         raise ValueError(f"{name} needs an array of at least 2 dimensions, got {a.ndim}")
     k = operator.index(k)
@@ -403,7 +397,7 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
-    cdef list arrs = [_check_array(x, "meshgrid") for x in arrays]
+    cdef list arrs = [as_array(x, "meshgrid") for x in arrays]
     for x in arrs:
         if x.ndim != 1:
             raise ValueError(f"meshgrid takes 1-D arrays, got shape {x.shape}")

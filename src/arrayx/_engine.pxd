@@ -1,4 +1,3 @@
-from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t
 
 from arrayx._core.layout cimport Layout
@@ -16,8 +15,8 @@ cdef int write_scalar(char* ptr, int code, object value) except -1
 cdef object read_scalar(const char* ptr, int code)
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1
-cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
-               Layout shape, bint serial=*, const int* stored=*) except -1
+cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
+               bint serial=*, const int* stored=*) except -1
 cdef int promote_codes(int a, int b) noexcept
 cdef tuple unary(int op, Storage s, Layout l, int code)
 cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb)

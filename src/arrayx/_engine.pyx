@@ -5,7 +5,6 @@ The engine works on ``(Storage, Layout, dtype code)`` triples, never on ``Array`
 through ``run``: it coalesces the operands' common iteration space and hands it to the CPU
 driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel.
 """
-from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 
@@ -246,11 +245,12 @@ cdef int promote_codes(int a, int b) noexcept:
     return PROMOTE[a][b]
 
 
-cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
-               Layout shape, bint serial=False, const int* stored=NULL) except -1:
-    """Run an ``nop``-operand kernel (the last operand written) over ``shape``'s shape.
+cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
+               bint serial=False, const int* stored=NULL) except -1:
+    """Run a kernel over ``shape``'s shape; the last operand is the one written.
 
-    ``s`` and ``l`` hold the operands' ``Storage`` and ``Layout`` (already broadcast); ``c``
+    ``storages`` and ``layouts`` hold the operands' ``Storage`` and ``Layout`` (already
+    broadcast, at most ``MAX_OPERANDS``); ``c``
     the dtype codes the kernel takes. ``stored``, when given, holds the dtype codes the inputs
     are stored in: those that differ are cast chunk by chunk as the kernel runs.
     """
@@ -264,11 +264,12 @@ cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
         return 0
     for i in range(n):
         dims[i] = shape.shape_[i]
+    cdef int nop = len(storages)
     cdef Layout lk
     cdef loop2d_fn casts[4]
     cdef bint cast = False
     for k in range(nop):
-        lk = <Layout>l[k]
+        lk = <Layout>layouts[k]
         for i in range(n):
             strides[k * n + i] = lk.strides_[i]
         casts[k] = NULL
@@ -276,7 +277,7 @@ cdef int run_n(loop2d_fn fn, int nop, PyObject** s, PyObject** l, int* c,
             casts[k] = cast_kernel(stored[k], c[k])
             cast = True
         isz[k] = ITEMSIZE[stored[k] if stored != NULL else c[k]]
-        base[k] = (<Storage>s[k]).data + lk.offset * isz[k]
+        base[k] = (<Storage>storages[k]).data + lk.offset * isz[k]
     cdef const loop2d_fn* cast_table = NULL
     if cast:
         cast_table = &casts[0]
@@ -304,15 +305,11 @@ cdef tuple unary(int op, Storage s, Layout l, int code):
     cdef Storage o = allocate(ol, rc, s.device)
     if ol.size == 0:
         return o, ol, rc
-    cdef PyObject* ss[2]
-    cdef PyObject* ls[2]
     cdef int c[2]
     cdef int stored[2]
-    ss[:] = [<PyObject*>s, <PyObject*>o]
-    ls[:] = [<PyObject*>l, <PyObject*>ol]
     c[:] = [cc, rc]
     stored[:] = [code, rc]
-    run_n(unary_kernel(op, cc), 2, ss, ls, c, ol, False, stored)
+    run_n(unary_kernel(op, cc), (s, o), (l, ol), c, ol, False, stored)
     return o, ol, rc
 
 
@@ -344,13 +341,9 @@ cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout l
     if cb != code or (may_overlap(sa, la, ca, sb, lb, cb) and not (
             sa.data == sb.data and la.offset == lb.offset and la.strides == lb.strides)):
         sb, lb = _cast_copy(sb, lb, cb, code)
-    cdef PyObject* s[3]
-    cdef PyObject* l[3]
     cdef int c[3]
-    s[:] = [<PyObject*>sa, <PyObject*>sb, <PyObject*>sa]
-    l[:] = [<PyObject*>la, <PyObject*>lb, <PyObject*>la]
     c[:] = [code, code, code]
-    run_n(binary_kernel(op, code), 3, s, l, c, la)
+    run_n(binary_kernel(op, code), (sa, sb, sa), (la, lb, la), c, la)
     return 0
 
 
@@ -385,15 +378,11 @@ cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, 
         la = broadcast_to(la, n, ol.shape_)
     if not (lb.ndim == n and lb.size == ol.size):
         lb = broadcast_to(lb, n, ol.shape_)
-    cdef PyObject* s[3]
-    cdef PyObject* l[3]
     cdef int c[3]
     cdef int stored[3]
-    s[:] = [<PyObject*>sa, <PyObject*>sb, <PyObject*>o]
-    l[:] = [<PyObject*>la, <PyObject*>lb, <PyObject*>ol]
     c[:] = [code, code, rc]
     stored[:] = [ca, cb, rc]
-    run_n(binary_kernel(op, code), 3, s, l, c, ol, False, stored)
+    run_n(binary_kernel(op, code), (sa, sb, o), (la, lb, ol), c, ol, False, stored)
     return o, ol, rc
 
 
@@ -412,15 +401,11 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     lc = broadcast_to(lc, n, shape)
     lx = broadcast_to(lx, n, shape)
     ly = broadcast_to(ly, n, shape)
-    cdef PyObject* s[4]
-    cdef PyObject* l[4]
     cdef int c[4]
     cdef int stored[4]
-    s[:] = [<PyObject*>sc, <PyObject*>sx, <PyObject*>sy, <PyObject*>o]
-    l[:] = [<PyObject*>lc, <PyObject*>lx, <PyObject*>ly, <PyObject*>ol]
     c[:] = [0, code, code, code]
     stored[:] = [0, cx, cy, code]
-    run_n(where_kernel(code), 4, s, l, c, ol, False, stored)
+    run_n(where_kernel(code), (sc, sx, sy, o), (lc, lx, ly, ol), c, ol, False, stored)
     return o, ol, code
 
 
@@ -450,13 +435,9 @@ cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity,
     for i in range(n):
         st[i] = 0 if i in axes else ol.strides_[i]
     cdef Layout acc = new_layout(n, l.shape_, st, 0)
-    cdef PyObject* ss[3]
-    cdef PyObject* ls[3]
     cdef int c[3]
-    ss[:] = [<PyObject*>o, <PyObject*>s, <PyObject*>o]
-    ls[:] = [<PyObject*>acc, <PyObject*>l, <PyObject*>acc]
     c[:] = [code, code, code]
-    run_n(binary_kernel(op, code), 3, ss, ls, c, acc, True)
+    run_n(binary_kernel(op, code), (o, s, o), (acc, l, acc), c, acc, True)
     return o, ol, code
 
 
@@ -482,15 +463,11 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     for i in range(n):
         st[i] = 0 if i in axes else ol.strides_[i]
     cdef Layout spread = new_layout(n, l.shape_, st, 0)
-    cdef PyObject* ss[2]
-    cdef PyObject* ls[2]
     cdef int c[2]
     cdef int stored[2]
-    ss[:] = [<PyObject*>s, <PyObject*>o]
-    ls[:] = [<PyObject*>l, <PyObject*>spread]
     c[:] = [acc, acc]
     stored[:] = [code, acc]
-    run_n(fn, 2, ss, ls, c, spread, True, stored)
+    run_n(fn, (s, o), (l, spread), c, spread, True, stored)
     return o, ol, acc
 
 
@@ -533,13 +510,9 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     cdef Layout prev = _along(ol, axis, 0, m - 1)
     cdef Layout rest = _along(ol, axis, 1, m - 1)
     cdef Layout xin = _along(l, axis, 0 if include_initial else 1, m - 1)
-    cdef PyObject* ss[3]
-    cdef PyObject* ls[3]
     cdef int c[3]
     cdef int stored[3]
-    ss[:] = [<PyObject*>o, <PyObject*>s, <PyObject*>o]
-    ls[:] = [<PyObject*>prev, <PyObject*>xin, <PyObject*>rest]
     c[:] = [acc, acc, acc]
     stored[:] = [acc, code, acc]
-    run_n(binary_kernel(op, acc), 3, ss, ls, c, rest, True, stored)
+    run_n(binary_kernel(op, acc), (o, s, o), (prev, xin, rest), c, rest, True, stored)
     return o, ol, acc

@@ -2,7 +2,7 @@
 must and ``copy`` allows it)."""
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, as_array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
     MAXDIM, Layout, contiguous, new_layout, normalize_axis, parse_shape,
 )
@@ -25,11 +25,6 @@ __all__ = [
 ]
 
 
-cdef Array _arr(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    return <Array>x
-
 
 cdef inline Array _view(Array a, Layout L, bint writeable=True):
     return wrap(a._storage, L, a._code, writeable and a._writeable)
@@ -37,30 +32,30 @@ cdef inline Array _view(Array a, Layout L, bint writeable=True):
 
 def permute_dims(x, /, axes) -> Array:
     """A view of ``x`` with its axes permuted (negative axes allowed)."""
-    cdef Array a = _arr(x, "permute_dims")
+    cdef Array a = as_array(x, "permute_dims")
     return _view(a, permute(a._layout, axes))
 
 
 def matrix_transpose(x, /) -> Array:
     """A view of ``x`` with its last two axes swapped."""
-    return _arr(x, "matrix_transpose").mT
+    return as_array(x, "matrix_transpose").mT
 
 
 def expand_dims(x, /, axis=0) -> Array:
     """A view of ``x`` with unit axes inserted at ``axis`` (an int or a tuple of ints)."""
-    cdef Array a = _arr(x, "expand_dims")
+    cdef Array a = as_array(x, "expand_dims")
     return _view(a, layout_expand_dims(a._layout, axis))
 
 
 def squeeze(x, /, axis) -> Array:
     """A view of ``x`` without the unit axes ``axis`` (ValueError for a non-unit one)."""
-    cdef Array a = _arr(x, "squeeze")
+    cdef Array a = as_array(x, "squeeze")
     return _view(a, layout_squeeze(a._layout, axis))
 
 
 def flip(x, /, *, axis=None) -> Array:
     """A view of ``x`` reversed along ``axis`` (default all), with negative strides."""
-    cdef Array a = _arr(x, "flip")
+    cdef Array a = as_array(x, "flip")
     return _view(a, layout_flip(a._layout, axis))
 
 
@@ -79,7 +74,7 @@ def reshape(x, /, shape, *, copy=None) -> Array:
     -------
     Array
     """
-    cdef Array a = _arr(x, "reshape")
+    cdef Array a = as_array(x, "reshape")
     cdef int64_t sh[MAXDIM]
     cdef int n = _parse_reshape(shape, a._layout.size, sh)
     cdef Layout L
@@ -128,7 +123,7 @@ cdef int _parse_reshape(object shape, int64_t size, int64_t* out) except -1:
 
 def broadcast_to(x, /, shape) -> Array:
     """A read-only view of ``x`` broadcast to ``shape`` (stride 0 on stretched axes)."""
-    cdef Array a = _arr(x, "broadcast_to")
+    cdef Array a = as_array(x, "broadcast_to")
     cdef int64_t sh[MAXDIM]
     cdef int n = parse_shape(shape, sh)
     return _view(a, layout_broadcast_to(a._layout, n, sh), False)
@@ -144,7 +139,7 @@ def broadcast_shapes(*shapes) -> tuple:
 
 def broadcast_arrays(*arrays) -> tuple:
     """Read-only views of ``arrays`` broadcast to one shape (a tuple)."""
-    cdef list arrs = [_arr(a, "broadcast_arrays") for a in arrays]
+    cdef list arrs = [as_array(a, "broadcast_arrays") for a in arrays]
     cdef int64_t out[MAXDIM]
     cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
     cdef Array a
@@ -165,7 +160,7 @@ def concat(arrays, /, *, axis=0) -> Array:
     Array
         A new array: each input is copied once, cast to the promoted dtype on the way.
     """
-    cdef list parts = [_arr(a, "concat") for a in arrays]
+    cdef list parts = [as_array(a, "concat") for a in arrays]
     if not parts:
         raise ValueError("concat needs at least one array")
     if axis is None:
@@ -204,7 +199,7 @@ def concat(arrays, /, *, axis=0) -> Array:
 
 def stack(arrays, /, *, axis=0) -> Array:
     """Join arrays of one shape along a new axis ``axis`` (see ``concat``)."""
-    cdef list parts = [_arr(a, "stack") for a in arrays]
+    cdef list parts = [as_array(a, "stack") for a in arrays]
     if not parts:
         raise ValueError("stack needs at least one array")
     shape = parts[0].shape
@@ -217,7 +212,7 @@ def stack(arrays, /, *, axis=0) -> Array:
 
 def moveaxis(x, source, destination, /) -> Array:
     """A view of ``x`` with axes ``source`` moved to positions ``destination``."""
-    cdef Array a = _arr(x, "moveaxis")
+    cdef Array a = as_array(x, "moveaxis")
     cdef int n = a._layout.ndim
     src = source if isinstance(source, tuple) else (source,)
     dst = destination if isinstance(destination, tuple) else (destination,)
@@ -235,7 +230,7 @@ def moveaxis(x, source, destination, /) -> Array:
 
 def unstack(x, /, *, axis=0) -> tuple:
     """Views of ``x``'s slices along ``axis``, as a tuple."""
-    cdef Array a = _arr(x, "unstack")
+    cdef Array a = as_array(x, "unstack")
     if a._layout.ndim == 0:
         raise ValueError("unstack needs an array of at least one dimension")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
@@ -257,7 +252,7 @@ def roll(x, /, shift, *, axis=None) -> Array:
     -------
     Array
     """
-    cdef Array a = _arr(x, "roll")
+    cdef Array a = as_array(x, "roll")
     if axis is None:
         flat = roll(reshape(a, (-1,)), shift if isinstance(shift, int) else sum(shift), axis=0)
         return reshape(flat, a.shape)
@@ -284,7 +279,7 @@ def roll(x, /, shift, *, axis=None) -> Array:
 
 def tile(x, repetitions, /) -> Array:
     """``x`` repeated ``repetitions[i]`` times along each axis ``i`` (a copy)."""
-    cdef Array a = _arr(x, "tile")
+    cdef Array a = as_array(x, "tile")
     reps = tuple(int(r) for r in repetitions)
     if any(r < 0 for r in reps):
         raise ValueError(f"tile's repetitions must be non-negative, got {reps}")
@@ -320,7 +315,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     -------
     Array
     """
-    cdef Array a = _arr(x, "repeat")
+    cdef Array a = as_array(x, "repeat")
     if axis is None:
         a = reshape(a, (-1,))
         axis = 0

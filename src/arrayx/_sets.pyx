@@ -7,7 +7,7 @@ from collections import namedtuple
 
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, code_of, contiguous_copy, new_array
+from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous
 from arrayx._kernels.cpu.kernels cimport gather_kernel, isin_kernel, run_starts_kernel
 
@@ -22,11 +22,6 @@ UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_i
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
-
-cdef Array _arr(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    return <Array>x
 
 
 cdef Array _int64(int64_t n, object device):
@@ -72,25 +67,25 @@ cdef tuple _unique(Array a, bint want_indices):
 
 def unique_values(x, /) -> Array:
     """The distinct elements of ``x``, ascending (each NaN distinct)."""
-    return _unique(_arr(x, "unique_values"), False)[0]
+    return _unique(as_array(x, "unique_values"), False)[0]
 
 
 def unique_counts(x, /):
     """The distinct elements of ``x`` and how often each occurs."""
-    values, _, _, counts = _unique(_arr(x, "unique_counts"), False)
+    values, _, _, counts = _unique(as_array(x, "unique_counts"), False)
     return UniqueCountsResult(values, counts)
 
 
 def unique_inverse(x, /):
     """The distinct elements of ``x`` and, for each element of ``x``, its value's index."""
-    cdef Array a = _arr(x, "unique_inverse")
+    cdef Array a = as_array(x, "unique_inverse")
     values, _, inverse, _ = _unique(a, False)
     return UniqueInverseResult(values, reshape(inverse, a.shape))
 
 
 def unique_all(x, /):
     """Distinct values, first indices (flattened), inverse indices (``x``'s shape), counts."""
-    cdef Array a = _arr(x, "unique_all")
+    cdef Array a = as_array(x, "unique_all")
     values, first, inverse, counts = _unique(a, True)
     return UniqueAllResult(values, first, reshape(inverse, a.shape), counts)
 
@@ -112,7 +107,7 @@ def isin(x1, x2, /, *, invert=False) -> Array:
     if not isinstance(x1, Array) and isinstance(x2, Array):
         from arrayx._array import _scalar_array
         x1 = _scalar_array(x1, _dtypes.result_type(x2, x1), x2.device)
-    cdef Array a = _arr(x1, "isin")
+    cdef Array a = as_array(x1, "isin")
     cdef Array b
     if not isinstance(x2, Array):
         from arrayx._array import _scalar_array

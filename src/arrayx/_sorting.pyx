@@ -1,7 +1,7 @@
 """Sorting functions: sort, argsort (std::sort / std::stable_sort over lanes)."""
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array
+from arrayx._array cimport Array, as_array, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._kernels.cpu.kernels cimport argsort_kernel, sort_kernel
 
@@ -11,9 +11,7 @@ __all__ = ["argsort", "sort"]
 
 
 cdef Array _arr(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    if (<Array>x)._layout.ndim == 0:
+    if as_array(x, name)._layout.ndim == 0:
         raise ValueError(f"{name} needs an array of at least one dimension")
     return <Array>x
 

@@ -1,5 +1,5 @@
 """Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
-from arrayx._array cimport Array, code_of, wrap
+from arrayx._array cimport Array, as_array, code_of, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
 from arrayx._engine cimport fold, scan
 
@@ -14,11 +14,6 @@ __all__ = [
 cdef int FOLD_SUM = 0, FOLD_PROD = 1, FOLD_MAX = 2, FOLD_MIN = 3
 cdef int ADD = BINARY_NAMES.index("add"), MULTIPLY = BINARY_NAMES.index("multiply")
 
-
-cdef Array _arr(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    return <Array>x
 
 
 cdef int _sum_code(int code, object dtype, str name) except -1:
@@ -60,20 +55,20 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     -------
     Array
     """
-    cdef Array a = _arr(x, "sum")
+    cdef Array a = as_array(x, "sum")
     return _fold(FOLD_SUM, a, reduction_axes(axis, a._layout.ndim),
                  _sum_code(a._code, dtype, "sum"), keepdims)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     """The product of the elements (along ``axis``); parameters as ``sum``."""
-    cdef Array a = _arr(x, "prod")
+    cdef Array a = as_array(x, "prod")
     return _fold(FOLD_PROD, a, reduction_axes(axis, a._layout.ndim),
                  _sum_code(a._code, dtype, "prod"), keepdims)
 
 
 cdef Array _extreme(int op, object x, object axis, bint keepdims, str name):
-    cdef Array a = _arr(x, name)
+    cdef Array a = as_array(x, name)
     axes = reduction_axes(axis, a._layout.ndim)
     if a._code == 0 or a._code >= 11:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
@@ -102,7 +97,7 @@ cdef object _count(Array a, tuple axes):
 
 def mean(x, /, *, axis=None, keepdims=False) -> Array:
     """The arithmetic mean (along ``axis``) of a floating-point array; NaN when empty."""
-    cdef Array a = _arr(x, "mean")
+    cdef Array a = as_array(x, "mean")
     if a._code < 9:
         raise TypeError(f"mean takes a floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
@@ -126,7 +121,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     Array
         NaN where the divisor is not positive.
     """
-    cdef Array a = _arr(x, "var")
+    cdef Array a = as_array(x, "var")
     if a._code not in (9, 10):
         raise TypeError(f"var takes a real floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
@@ -144,7 +139,7 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
 
 cdef Array _scan(int op, object x, object axis, object dtype, bint include_initial,
                  object identity, str name):
-    cdef Array a = _arr(x, name)
+    cdef Array a = as_array(x, name)
     cdef int ax
     if axis is None:
         if a._layout.ndim > 1:

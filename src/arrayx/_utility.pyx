@@ -1,5 +1,5 @@
 """Utility functions: all, any."""
-from arrayx._array cimport Array, wrap
+from arrayx._array cimport Array, as_array, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
 from arrayx._engine cimport reduce_binary
 
@@ -13,11 +13,6 @@ __all__ = ["all", "any", "diff"]
 cdef int LOGICAL_AND = BINARY_NAMES.index("logical_and")
 cdef int LOGICAL_OR = BINARY_NAMES.index("logical_or")
 
-
-cdef Array _arr(object x, str name):
-    if not isinstance(x, Array):
-        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
-    return <Array>x
 
 
 cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, bint identity,
@@ -76,7 +71,7 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
     Array
         ``x``'s shape with ``n`` fewer elements along ``axis``.
     """
-    cdef Array a = _arr(x, "diff")
+    cdef Array a = as_array(x, "diff")
     if a._layout.ndim == 0:
         raise ValueError("diff needs an array of at least one dimension")
     if n < 0:
@@ -86,9 +81,9 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
         return a
     parts = [a]
     if prepend is not None:
-        parts.insert(0, _arr(prepend, "diff"))
+        parts.insert(0, as_array(prepend, "diff"))
     if append is not None:
-        parts.append(_arr(append, "diff"))
+        parts.append(as_array(append, "diff"))
     if len(parts) > 1:
         a = concat(parts, axis=ax)
     op = "not_equal" if a._code == 0 else "subtract"
