@@ -107,8 +107,10 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
     for i in range(n):
         o[i] = view.offset
     for k in range(len(arrays)):
-        idx = contiguous_copy(arrays[k], 4)
-        ip = <int64_t*>idx._storage.data
+        idx = arrays[k]
+        if not (idx._code == 4 and idx._layout.c_contiguous and idx._layout.ndim <= 1):
+            idx = contiguous_copy(idx, 4)
+        ip = <int64_t*>idx._storage.data + idx._layout.offset
         p = positions[k]
         size = view.shape_[p]
         stride = view.strides_[p]

@@ -11,6 +11,12 @@ void move_blocks(char* base_, const int64_t* offs, int64_t nb, int rnd, const in
                  const int64_t* rstrides, char* flat_) {
     T* base = reinterpret_cast<T*>(base_);
     T* flat = reinterpret_cast<T*>(flat_);
+    if (rnd == 0) {  // single elements: the gather/scatter of take and of masks
+        for (int64_t b = 0; b < nb; ++b) {
+            if constexpr (Gather) flat[b] = base[offs[b]]; else base[offs[b]] = flat[b];
+        }
+        return;
+    }
     int64_t block = 1;
     for (int d = 0; d < rnd; ++d) block *= rshape[d];
     int64_t idx[64];
