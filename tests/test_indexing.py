@@ -104,3 +104,16 @@ def test_take_and_take_along_axis(a: np.ndarray, data: st.DataObject) -> None:
     np.testing.assert_array_equal(
         np.asarray(xp.take_along_axis(xp.asarray(a), xp.asarray(along), axis=axis)),
         np.take_along_axis(a, along, axis=axis))
+
+
+def test_empty_mask_axes_select_nothing() -> None:
+    for shape, mask_shape in (((2, 3), (0,)), ((0, 1), (0, 0)), ((2, 3), (2, 0))):
+        a = np.ones(shape)
+        mask = np.zeros(mask_shape, dtype=bool)
+        try:
+            expected = a[mask]
+        except IndexError:
+            with pytest.raises(IndexError):
+                xp.asarray(a)[xp.asarray(mask)]
+            continue
+        assert xp.asarray(a)[xp.asarray(mask)].shape == expected.shape

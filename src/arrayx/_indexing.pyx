@@ -58,7 +58,8 @@ cdef tuple _resolve(Array a, object key):
                 expanded.append(k)
                 continue
             for i in range((<Array>k)._layout.ndim):
-                if k.shape[i] != a.shape[dim + i]:
+                # An empty mask axis selects nothing, whatever the array's size (as NumPy).
+                if k.shape[i] != a.shape[dim + i] and k.shape[i] != 0:
                     raise IndexError(f"boolean index of shape {k.shape} does not match the "
                                      f"indexed array's shape {a.shape} at axis {dim + i}")
             expanded.extend(nonzero(k))
