@@ -203,7 +203,8 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
     else:
-        # Dynamic: a thread that gets no core for a while leaves its share to the others.
-        for u in prange(units, num_threads=threads, schedule="dynamic"):
+        # Guided: big first shares, then smaller ones, so a thread that gets no core for a
+        # while leaves its share to the others.
+        for u in prange(units, num_threads=threads, schedule="guided"):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
