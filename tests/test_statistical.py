@@ -174,3 +174,15 @@ def test_concat_and_stack(data: st.DataObject) -> None:
         np.stack(same, axis=stack_axis))
     with pytest.raises(ValueError):
         xp.concat([xp.ones((2, 3)), xp.ones((3, 2))], axis=0)
+
+
+@pytest.mark.parametrize("name", ["all", "any"])
+@given(a=arrays(DTYPES_BY_KIND["all"], shape=shapes), data=st.data())
+def test_all_any(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    a, x = strided(a, data.draw(st.sampled_from(["plain", "reversed", "transposed"])))
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
+    expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+    assert got.dtype == xp.bool
+    np.testing.assert_array_equal(np.asarray(got), expected)

@@ -22,7 +22,6 @@ cdef tuple unary(int op, Storage s, Layout l, int code)
 cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb)
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
                  Storage sy, Layout ly, int cy)
-cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity, tuple axes)
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)

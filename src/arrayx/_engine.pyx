@@ -409,38 +409,6 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     return o, ol, code
 
 
-cdef tuple reduce_binary(int op, Storage s, Layout l, int code, object identity,
-                         tuple axes):
-    """Fold binary op ``op`` over ``axes`` of ``l``, accumulating in dtype ``code``.
-
-    The result (with unit axes kept at ``axes``) starts at ``identity`` and is folded
-    serially: the accumulator is both an input and the output of the binary kernel, through
-    a layout with stride 0 along the reduced axes.
-    """
-    if not (BINARY_KINDS[op] >> code) & 1:
-        raise TypeError(f"{BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]}")
-    cdef int64_t shape[MAXDIM]
-    cdef int64_t st[MAXDIM]
-    cdef int i, n = l.ndim
-    for i in range(n):
-        shape[i] = 1 if i in axes else l.shape_[i]
-    cdef Layout ol = contiguous(n, shape)
-    cdef Storage o = allocate(ol, code, s.device)
-    cdef Layout one = contiguous(0, NULL)
-    cdef Storage init = allocate(one, code, s.device)
-    write_scalar(init.data, code, identity)
-    run2(cast_kernel(code, code), init, broadcast_to(one, n, shape), code, o, ol, code)
-    if l.size == 0:
-        return o, ol, code
-    for i in range(n):
-        st[i] = 0 if i in axes else ol.strides_[i]
-    cdef Layout acc = new_layout(n, l.shape_, st, 0)
-    cdef int c[3]
-    c[:] = [code, code, code]
-    run_n(binary_kernel(op, code), (o, s, o), (acc, l, acc), c, acc, True)
-    return o, ol, code
-
-
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     """Fold ``s`` (seen through ``l``, dtype ``code``) over ``axes`` with fold op ``op``.
 

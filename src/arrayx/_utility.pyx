@@ -1,29 +1,27 @@
 """Utility functions: all, any."""
 from arrayx._array cimport Array, as_array, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
-from arrayx._engine cimport reduce_binary
+from arrayx._engine cimport fold
 
 from arrayx._array import apply_binary
 from arrayx._manipulation import concat
 
-from arrayx._engine import BINARY_NAMES
 
 __all__ = ["all", "any", "diff"]
 
-cdef int LOGICAL_AND = BINARY_NAMES.index("logical_and")
-cdef int LOGICAL_OR = BINARY_NAMES.index("logical_or")
+# Folds over bool: min is "all", max is "any" (ax_reduce.hpp).
+cdef int FOLD_MAX = 2, FOLD_MIN = 3
 
 
 
-cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, bint identity,
-                           str name):
+cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, str name):
     if not isinstance(x, Array):
         raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
     cdef Array a = <Array>x
     axes = reduction_axes(axis, a._layout.ndim)
     if a._code != 0:
         a = a != 0
-    s, L, c = reduce_binary(op, a._storage, a._layout, 0, identity, axes)
+    s, L, c = fold(op, a._storage, a._layout, 0, 0, axes)
     if not keepdims:
         L = squeeze(L, axes)
     return wrap(s, L, c)
@@ -45,12 +43,12 @@ def all(x, /, *, axis=None, keepdims=False) -> Array:
     Array
         A bool array.
     """
-    return _logical_reduce(LOGICAL_AND, x, axis, keepdims, True, "all")
+    return _logical_reduce(FOLD_MIN, x, axis, keepdims, "all")
 
 
 def any(x, /, *, axis=None, keepdims=False) -> Array:
     """Whether any element (along ``axis``) is true (non-zero); parameters as ``all``."""
-    return _logical_reduce(LOGICAL_OR, x, axis, keepdims, False, "any")
+    return _logical_reduce(FOLD_MAX, x, axis, keepdims, "any")
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:

@@ -120,12 +120,13 @@ struct FoldTables {
     FoldTables() {
         fill_table<FoldMaker<fold_sum, K_NUMERIC>>(fn[FOLD_SUM]);
         fill_table<FoldMaker<fold_prod, K_NUMERIC>>(fn[FOLD_PROD]);
-        fill_table<FoldMaker<fold_max, K_REAL>>(fn[FOLD_MAX]);
-        fill_table<FoldMaker<fold_min, K_REAL>>(fn[FOLD_MIN]);
+        // Over bool, max is "any" and min is "all".
+        fill_table<FoldMaker<fold_max, K_REAL | K_BOOL>>(fn[FOLD_MAX]);
+        fill_table<FoldMaker<fold_min, K_REAL | K_BOOL>>(fn[FOLD_MIN]);
         fill_table<FoldInitMaker<fold_sum, K_NUMERIC>>(init[FOLD_SUM]);
         fill_table<FoldInitMaker<fold_prod, K_NUMERIC>>(init[FOLD_PROD]);
-        fill_table<FoldInitMaker<fold_max, K_REAL>>(init[FOLD_MAX]);
-        fill_table<FoldInitMaker<fold_min, K_REAL>>(init[FOLD_MIN]);
+        fill_table<FoldInitMaker<fold_max, K_REAL | K_BOOL>>(init[FOLD_MAX]);
+        fill_table<FoldInitMaker<fold_min, K_REAL | K_BOOL>>(init[FOLD_MIN]);
     }
 };
 
