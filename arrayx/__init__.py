@@ -81,6 +81,8 @@ from arrayx._manipulation import (
 )
 from arrayx._searching import where
 from arrayx._utility import all, any
+from arrayx.linalg._matmul import matmul
+from arrayx.linalg._products import tensordot, vecdot
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -95,13 +97,15 @@ __all__ = [
     "abs", "add", "all", "any", "bitwise_and", "bitwise_invert", "bitwise_or", "bitwise_xor",
     "conj", "equal", "greater", "greater_equal", "imag", "isfinite", "isinf", "isnan", "less",
     "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "multiply",
-    "negative", "not_equal", "positive", "real", "signbit", "subtract", "where",
+    "negative", "not_equal", "positive", "real", "signbit", "subtract", "tensordot", "vecdot",
+    "where",
     "__array_api_version__", "__array_namespace_info__", "Array", "Device",
     "arange", "asarray", "astype", "bool", "broadcast_arrays", "broadcast_shapes",
     "broadcast_to", "can_cast", "complex64", "complex128", "e", "empty", "empty_like",
     "expand_dims", "eye", "fft", "finfo", "flip", "float32", "float64", "from_dlpack", "full",
     "full_like", "get_num_threads", "iinfo", "inf", "int8", "int16", "int32", "int64",
-    "isdtype", "linalg", "linspace", "matrix_transpose", "meshgrid", "nan", "newaxis", "ones",
+    "isdtype", "linalg", "linspace", "matmul", "matrix_transpose", "meshgrid", "nan", "newaxis",
+    "ones",
     "ones_like", "permute_dims", "pi", "reshape", "result_type", "set_num_threads", "squeeze",
     "tril", "triu", "uint8", "uint16", "uint32", "uint64", "zeros", "zeros_like",
 ]
