@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -90,11 +93,40 @@ def test_matmul_mixed_dtypes_and_strided_operands(dtype):
     close(ax.asarray(x)[:, ::2] @ ax.asarray(y)[::3, ::-1], xs @ ys, dtype)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("batch_shape", [(), (3,)])
+def test_blocked_kernel_threads(threads, batch_shape):
+    rng = np.random.default_rng(2)
+    x = rng.integers(-1000, 1000, (*batch_shape, 150, 130), dtype=np.int32)
+    y = rng.integers(-1000, 1000, (130, 110), dtype=np.int32)
+    before = ax.get_num_threads()
+    ax.set_num_threads(threads)
+    try:
+        close(ax.asarray(x) @ ax.asarray(y).mT.mT, x @ y, np.int32)
+        close(ax.asarray(x) @ ax.asarray(np.asfortranarray(y)), x @ y, np.int32)
+    finally:
+        ax.set_num_threads(before)
+
+
+NO_COPY_SCRIPT = """
+import resource
+import numpy as np
+import arrayx as ax
+a = ax.asarray(np.random.default_rng(0).standard_normal((12000, 1000)))  # 96 MB
+b = ax.ones((12000, 8))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+c = a.mT @ b
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+assert np.allclose(np.asarray(c), np.asarray(a).T @ np.ones((12000, 8)))
+print(grown)
+"""
+
+
 def test_matmul_transposed_operand_is_not_copied():
-    a = ax.asarray(np.arange(12.0).reshape(3, 4))
-    at = a.mT
-    assert np.shares_memory(np.asarray(at), np.asarray(a))
-    np.testing.assert_allclose(np.asarray(at @ a), np.asarray(a).T @ np.asarray(a))
+    out = subprocess.run([sys.executable, "-c", NO_COPY_SCRIPT], capture_output=True,
+                         text=True, check=True)
+    grown_kib = int(out.stdout.split()[-1])
+    assert grown_kib < 30_000, f"A.mT @ B grew the peak memory by {grown_kib} KiB"
 
 
 def test_matmul_errors_name_shapes():
