@@ -148,6 +148,8 @@ from arrayx._statistical import (
     var,
 )
 from arrayx._utility import all, any, diff
+from arrayx.linalg._matmul import matmul
+from arrayx.linalg._products import tensordot, vecdot
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -170,13 +172,14 @@ __all__ = [
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
     "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
     "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
-    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matrix_transpose",
-    "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "nan",
-    "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones", "ones_like",
-    "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat",
-    "reshape", "result_type", "roll", "round", "searchsorted", "set_num_threads", "sign",
-    "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract",
-    "sum", "take", "take_along_axis", "tan", "tanh", "tile", "tril", "triu", "trunc", "uint16",
-    "uint32", "uint64", "uint8", "unique_all", "unique_counts", "unique_inverse", "unique_values",
-    "unstack", "var", "where", "zeros", "zeros_like",
+    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul",
+    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
+    "multiply", "nan", "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones",
+    "ones_like", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
+    "remainder", "repeat", "reshape", "result_type", "roll", "round", "searchsorted",
+    "set_num_threads", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze",
+    "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan", "tanh", "tensordot",
+    "tile", "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "unique_all",
+    "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where",
+    "zeros", "zeros_like",
 ]

@@ -403,6 +403,18 @@ cdef class Array:
     def __ge__(self, other):
         return binary_op(GE, self, other, True)
 
+    def __matmul__(self, other):
+        from arrayx.linalg._matmul import matmul_operator
+        return matmul_operator(self, other)
+
+    def __rmatmul__(self, other):
+        from arrayx.linalg._matmul import matmul_operator
+        return matmul_operator(other, self)
+
+    def __imatmul__(self, other):
+        from arrayx.linalg._matmul import imatmul
+        return imatmul(self, other)
+
     def __neg__(self):
         return unary_op(NEG, self)
 

@@ -1,3 +1,43 @@
-"""The standard's ``linalg`` extension (its functions arrive with the linear-algebra issue)."""
+"""The standard's ``linalg`` extension: every function of 2025.12, over stacks of matrices.
 
-__all__: list[str] = []
+Products run in arrayx (BLAS gemm for floating point, a blocked kernel for integers);
+factorisations run in LAPACK on zero-copy views.
+"""
+
+from arrayx._manipulation import matrix_transpose
+from arrayx.linalg._decompositions import (
+    EighResult,
+    EigResult,
+    QRResult,
+    SVDResult,
+    cholesky,
+    eig,
+    eigh,
+    eigvals,
+    eigvalsh,
+    qr,
+    svd,
+    svdvals,
+)
+from arrayx.linalg._diagonal import diagonal, trace
+from arrayx.linalg._matmul import matmul
+from arrayx.linalg._norms import matrix_norm, vector_norm
+from arrayx.linalg._products import cross, outer, tensordot, vecdot
+from arrayx.linalg._solve import (
+    SlogdetResult,
+    det,
+    inv,
+    matrix_power,
+    matrix_rank,
+    pinv,
+    slogdet,
+    solve,
+)
+
+__all__ = [
+    "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult",
+    "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+    "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
+    "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+    "vector_norm",
+]

@@ -1,0 +1,76 @@
+// Cache-blocked matrix product for the dtypes BLAS does not cover (bool and the integers) and
+// for floating-point products too small for a BLAS call to pay.
+//
+// c (m x n, rows n elements apart) += a (m x k, strides as0/as1) @ b (k x n, row stride bs0,
+// unit column stride). Integers wrap modulo 2^bits as NumPy's do: signed products accumulate
+// in the unsigned type of the same width (no signed overflow), narrow ones in `unsigned`.
+// bool is logical: c[i, j] = any_p(a[i, p] and b[p, j]).
+#pragma once
+#include <algorithm>
+#include <type_traits>
+
+#include "ax_types.hpp"
+
+namespace ax {
+
+template <class T> struct mm_unsigned { using type = std::make_unsigned_t<T>; };
+template <> struct mm_unsigned<bool> { using type = bool; };
+
+template <class T, bool = std::is_integral_v<T>>
+struct mm_types {
+    using acc = T;   // how c is stored while accumulating
+    using wide = T;  // the arithmetic type of one multiply-add
+};
+template <class T>
+struct mm_types<T, true> {
+    using acc = typename mm_unsigned<T>::type;
+    using wide = std::conditional_t<(sizeof(acc) < sizeof(unsigned)), unsigned, acc>;
+};
+
+using matmul_fn = void (*)(const char* a, int64_t as0, int64_t as1, const char* b, int64_t bs0,
+                           char* c, int64_t m, int64_t n, int64_t k);
+
+template <class T>
+void matmul_rows(const char* a, int64_t as0, int64_t as1, const char* b, int64_t bs0, char* c,
+                 int64_t m, int64_t n, int64_t k) {
+    using A = typename mm_types<T>::acc;
+    using W = typename mm_types<T>::wide;
+    constexpr int64_t NB = 512;  // columns of b per panel
+    constexpr int64_t KB = 128;  // rows of b per panel: a KB x NB panel stays in L2
+    const T* ap = reinterpret_cast<const T*>(a);
+    const T* bp = reinterpret_cast<const T*>(b);
+    A* cp = reinterpret_cast<A*>(c);
+    for (int64_t j0 = 0; j0 < n; j0 += NB) {
+        const int64_t nb = std::min(NB, n - j0);
+        for (int64_t p0 = 0; p0 < k; p0 += KB) {
+            const int64_t kb = std::min(KB, k - p0);
+            for (int64_t i = 0; i < m; ++i) {
+                A* __restrict crow = cp + i * n + j0;
+                const T* arow = ap + i * as0 + p0 * as1;
+                for (int64_t p = 0; p < kb; ++p) {
+                    const W av = static_cast<W>(static_cast<A>(arow[p * as1]));
+                    const T* __restrict brow = bp + (p0 + p) * bs0 + j0;
+                    for (int64_t j = 0; j < nb; ++j)
+                        crow[j] = static_cast<A>(static_cast<W>(crow[j]) +
+                                                 av * static_cast<W>(static_cast<A>(brow[j])));
+                }
+            }
+        }
+    }
+}
+
+struct MatmulTable {
+    matmul_fn fn[NCODES];
+    template <int... Cs>
+    void fill(std::integer_sequence<int, Cs...>) {
+        ((fn[Cs] = &matmul_rows<T_<Cs>>), ...);
+    }
+    MatmulTable() { fill(std::make_integer_sequence<int, NCODES>{}); }
+};
+
+inline matmul_fn matmul_kernel(int code) {
+    static const MatmulTable table;
+    return table.fn[code];
+}
+
+}  // namespace ax

@@ -1,0 +1,64 @@
+"""Argument checks shared by the linalg functions, and the zero-copy bridge to LAPACK.
+
+The factorisations run in LAPACK through NumPy's ``linalg`` on NumPy views of arrayx memory
+(``np.asarray`` of a CPU array copies nothing); their results are adopted back through DLPack,
+again without a copy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arrayx._array import Array
+from arrayx._creation import asarray
+from arrayx._data_type_functions import astype, isdtype
+from arrayx._dtypes import float64
+
+FLOATING = ("real floating", "complex floating")
+
+__all__ = [
+    "FLOATING", "adopt", "array_arg", "as_inexact", "floating_stack", "lapack_view", "square_stack",
+]
+
+
+def array_arg(x: object, name: str) -> Array:
+    """``x`` if it is an arrayx array, else a TypeError naming ``name``."""
+    if not isinstance(x, Array):
+        raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
+    return x
+
+
+def floating_stack(x: object, name: str) -> Array:
+    """Check ``x`` is a floating-point array of shape ``(..., M, N)``."""
+    a = array_arg(x, name)
+    if not isdtype(a.dtype, FLOATING):
+        raise TypeError(f"{name} needs a floating-point array, got {a.dtype}")
+    if a.ndim < 2:
+        raise ValueError(f"{name} needs a stack of matrices (at least 2 dimensions), got an "
+                         f"array of shape {a.shape}")
+    return a
+
+
+def square_stack(x: object, name: str) -> Array:
+    """Check ``x`` is a floating-point array of shape ``(..., M, M)``."""
+    a = floating_stack(x, name)
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name} needs square matrices, got shape {a.shape}")
+    return a
+
+
+def as_inexact(a: Array) -> Array:
+    """``a`` itself when floating point, else converted to float64 (by arrayx's cast)."""
+    if isdtype(a.dtype, FLOATING):
+        return a
+    return astype(a, float64)
+
+
+def lapack_view(a: Array) -> np.ndarray:
+    """A NumPy view of ``a``'s memory (no copy) for LAPACK."""
+    return np.asarray(a)
+
+
+def adopt(result: object) -> Array:
+    """A NumPy result as an arrayx array sharing its memory."""
+    return asarray(np.asarray(result))

@@ -1,0 +1,182 @@
+"""Factorisations and eigenproblems (LAPACK via NumPy's linalg on zero-copy views).
+
+Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
+the input's precision, also when every eigenvalue happens to be real.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from arrayx._array import Array
+from arrayx._data_type_functions import astype, isdtype
+from arrayx._dtypes import complex64, complex128, float32
+from arrayx.linalg._bridge import adopt, floating_stack, lapack_view, square_stack
+
+__all__ = [
+    "EigResult", "EighResult", "QRResult", "SVDResult", "cholesky", "eig", "eigh", "eigvals",
+    "eigvalsh", "qr", "svd", "svdvals",
+]
+
+
+class EighResult(NamedTuple):
+    """The result of ``eigh``: real eigenvalues (ascending) and orthonormal eigenvectors."""
+
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class EigResult(NamedTuple):
+    """The result of ``eig``: complex eigenvalues and eigenvectors (columns)."""
+
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class QRResult(NamedTuple):
+    """The result of ``qr``: ``Q`` with orthonormal columns and upper-triangular ``R``."""
+
+    Q: Array
+    R: Array
+
+
+class SVDResult(NamedTuple):
+    """The result of ``svd``: ``x = U @ diag(S) @ Vh``, ``S`` descending."""
+
+    U: Array
+    S: Array
+    Vh: Array
+
+
+def cholesky(x: Array, /, *, upper: bool = False) -> Array:
+    """The Cholesky factor of each symmetric/Hermitian positive-definite matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+    upper : bool
+        Return the upper factor ``U`` (``x = U^H U``) instead of the lower ``L``.
+
+    Returns
+    -------
+    Array
+        Same shape and dtype as ``x``.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If a matrix is not positive definite.
+    """
+    a = square_stack(x, "cholesky")
+    return adopt(np.linalg.cholesky(lapack_view(a), upper=bool(upper)))
+
+
+def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
+    """The QR factorisation of each matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, N)``, floating point.
+    mode : {'reduced', 'complete'}
+        'reduced': ``Q`` is ``(..., M, K)`` and ``R`` ``(..., K, N)`` with ``K = min(M, N)``;
+        'complete': ``Q`` is ``(..., M, M)`` and ``R`` ``(..., M, N)``.
+
+    Returns
+    -------
+    QRResult
+    """
+    a = floating_stack(x, "qr")
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
+    q, r = np.linalg.qr(lapack_view(a), mode=mode)
+    return QRResult(adopt(q), adopt(r))
+
+
+def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
+    """The singular value decomposition of each matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, N)``, floating point.
+    full_matrices : bool
+        True: ``U`` is ``(..., M, M)`` and ``Vh`` ``(..., N, N)``; False: ``(..., M, K)`` and
+        ``(..., K, N)`` with ``K = min(M, N)``.
+
+    Returns
+    -------
+    SVDResult
+        ``S`` has shape ``(..., K)`` and the real dtype of ``x``'s precision.
+    """
+    a = floating_stack(x, "svd")
+    u, s, vh = np.linalg.svd(lapack_view(a), full_matrices=bool(full_matrices))
+    return SVDResult(adopt(u), adopt(s), adopt(vh))
+
+
+def svdvals(x: Array, /) -> Array:
+    """The singular values of each matrix of ``x``, descending (shape ``(..., min(M, N))``)."""
+    a = floating_stack(x, "svdvals")
+    return adopt(np.linalg.svd(lapack_view(a), compute_uv=False))
+
+
+def eigh(x: Array, /) -> EighResult:
+    """Eigenvalues (ascending, real) and eigenvectors of symmetric/Hermitian matrices.
+
+    Only the lower triangle of each matrix is read.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    EighResult
+        ``eigenvalues`` ``(..., M)`` of the real dtype of ``x``'s precision, ``eigenvectors``
+        ``(..., M, M)`` of ``x``'s dtype.
+    """
+    a = square_stack(x, "eigh")
+    w, v = np.linalg.eigh(lapack_view(a))
+    return EighResult(adopt(w), adopt(v))
+
+
+def eigvalsh(x: Array, /) -> Array:
+    """The eigenvalues (ascending, real) of symmetric/Hermitian matrices, shape ``(..., M)``."""
+    a = square_stack(x, "eigvalsh")
+    return adopt(np.linalg.eigvalsh(lapack_view(a)))
+
+
+def _complex(a: Array, like: Array) -> Array:
+    """``a`` as the complex dtype of ``like``'s precision (cast by arrayx when real)."""
+    if isdtype(a.dtype, "complex floating"):
+        return a
+    return astype(a, complex64 if like.dtype in (float32, complex64) else complex128)
+
+
+def eig(x: Array, /) -> EigResult:
+    """Eigenvalues and right eigenvectors (columns) of general square matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    EigResult
+        ``eigenvalues`` ``(..., M)`` and ``eigenvectors`` ``(..., M, M)``, both complex64 for
+        float32/complex64 input and complex128 otherwise.
+    """
+    a = square_stack(x, "eig")
+    w, v = np.linalg.eig(lapack_view(a))
+    return EigResult(_complex(adopt(w), a), _complex(adopt(v), a))
+
+
+def eigvals(x: Array, /) -> Array:
+    """The eigenvalues of general square matrices, complex, shape ``(..., M)``."""
+    a = square_stack(x, "eigvals")
+    return _complex(adopt(np.linalg.eigvals(lapack_view(a))), a)

@@ -1,0 +1,163 @@
+"""Linear systems, inverses, determinants, ranks and matrix powers."""
+
+from __future__ import annotations
+
+import operator
+from typing import NamedTuple
+
+import numpy as np
+
+from arrayx._array import Array
+from arrayx._creation import zeros
+from arrayx._data_type_functions import astype, isdtype, result_type
+from arrayx.linalg._bridge import (
+    FLOATING,
+    adopt,
+    array_arg,
+    floating_stack,
+    lapack_view,
+    square_stack,
+)
+from arrayx.linalg._diagonal import diagonal
+from arrayx.linalg._matmul import matmul
+
+__all__ = [
+    "SlogdetResult", "det", "inv", "matrix_power", "matrix_rank", "pinv", "slogdet", "solve",
+]
+
+
+class SlogdetResult(NamedTuple):
+    """The result of ``slogdet``: ``det(x) = sign * exp(logabsdet)``."""
+
+    sign: Array
+    logabsdet: Array
+
+
+def solve(x1: Array, x2: Array, /) -> Array:
+    """The solution ``X`` of ``x1 @ X = x2`` for each square matrix of ``x1``.
+
+    Parameters
+    ----------
+    x1 : Array
+        Shape ``(..., M, M)``, invertible, floating point.
+    x2 : Array
+        Shape ``(M,)`` (one right-hand side for every matrix of ``x1``) or ``(..., M, K)``
+        (batch dimensions broadcast against ``x1``'s), floating point.
+
+    Returns
+    -------
+    Array
+        Shape ``x1.shape[:-2] + (M,)`` or ``broadcast(...) + (M, K)``; the promoted dtype.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If a matrix of ``x1`` is singular.
+    """
+    a = square_stack(x1, "solve")
+    b = array_arg(x2, "solve")
+    if not isdtype(b.dtype, FLOATING):
+        raise TypeError(f"solve needs a floating-point x2, got {b.dtype}")
+    m = a.shape[-1]
+    rows = b.shape[0] if b.ndim == 1 else (b.shape[-2] if b.ndim >= 2 else None)
+    if rows != m:
+        raise ValueError(f"solve: x1 of shape {a.shape} does not match x2 of shape {b.shape}")
+    dtype = result_type(a, b)
+    a, b = astype(a, dtype, copy=False), astype(b, dtype, copy=False)
+    return adopt(np.linalg.solve(lapack_view(a), lapack_view(b)))
+
+
+def inv(x: Array, /) -> Array:
+    """The inverse of each square matrix of ``x`` (LinAlgError if one is singular)."""
+    a = square_stack(x, "inv")
+    return adopt(np.linalg.inv(lapack_view(a)))
+
+
+def det(x: Array, /) -> Array:
+    """The determinant of each square matrix of ``x`` (shape ``x.shape[:-2]``)."""
+    a = square_stack(x, "det")
+    return adopt(np.linalg.det(lapack_view(a)))
+
+
+def slogdet(x: Array, /) -> SlogdetResult:
+    """The sign and the natural log of the absolute determinant of each square matrix.
+
+    Returns
+    -------
+    SlogdetResult
+        ``sign`` of ``x``'s dtype (0 for a singular matrix) and ``logabsdet`` of the real
+        dtype of its precision (``-inf`` for a singular matrix).
+    """
+    a = square_stack(x, "slogdet")
+    sign, logabsdet = np.linalg.slogdet(lapack_view(a))
+    return SlogdetResult(adopt(sign), adopt(logabsdet))
+
+
+def _rtol_arg(rtol: float | Array | None) -> object:
+    return lapack_view(rtol) if isinstance(rtol, Array) else rtol
+
+
+def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+    """The Moore-Penrose pseudo-inverse of each matrix of ``x`` (shape ``(..., N, M)``).
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, N)``, floating point.
+    rtol : float or Array, optional
+        Singular values below ``rtol`` times the largest are taken as zero; an array
+        broadcasts against the stack shape. Default: ``max(M, N) * eps``.
+    """
+    a = floating_stack(x, "pinv")
+    if rtol is None:
+        return adopt(np.linalg.pinv(lapack_view(a)))
+    return adopt(np.linalg.pinv(lapack_view(a), rtol=_rtol_arg(rtol)))
+
+
+def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+    """The rank of each matrix of ``x``: its singular values above ``rtol`` times the largest.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, N)``, floating point.
+    rtol : float or Array, optional
+        Default: ``max(M, N) * eps``; an array broadcasts against the stack shape.
+
+    Returns
+    -------
+    Array
+        int64, shape ``x.shape[:-2]``.
+    """
+    a = floating_stack(x, "matrix_rank")
+    return adopt(np.linalg.matrix_rank(lapack_view(a), rtol=_rtol_arg(rtol)))
+
+
+def matrix_power(x: Array, n: int, /) -> Array:
+    """Each square matrix of ``x`` raised to the integer power ``n``.
+
+    ``n = 0`` gives identity matrices, ``n < 0`` powers of the inverse (floating point only).
+    Products are computed by repeated squaring with ``matmul``.
+    """
+    a = array_arg(x, "matrix_power")
+    if isinstance(n, bool):
+        raise TypeError("matrix_power: n must be an integer, not a bool")
+    n = operator.index(n)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"matrix_power needs square matrices, got shape {a.shape}")
+    if n == 0:
+        out = zeros(a.shape, dtype=a.dtype, device=a.device)
+        diagonal(out)[...] = 1
+        return out
+    if n < 0:
+        a = inv(a)
+        n = -n
+    result = None
+    while True:
+        if n & 1:
+            result = a if result is None else matmul(result, a)
+        n >>= 1
+        if not n:
+            break
+        a = matmul(a, a)
+    return astype(result, result.dtype) if result is x else result

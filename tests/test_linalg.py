@@ -1,0 +1,345 @@
+"""linalg and the matmul family against NumPy: drawn stacks, dtypes and transposed operands."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import arrayx as ax
+
+SETTINGS = settings(max_examples=60, deadline=None)
+FLOATS = [np.float32, np.float64, np.complex64, np.complex128]
+NUMERIC = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+           *FLOATS]
+TOL = {np.float32: 2e-4, np.float64: 1e-10, np.complex64: 2e-4, np.complex128: 1e-10}
+
+
+def draw_array(data, shape, dtype):
+    """A NumPy array of ``dtype`` with small values (integers wrap exactly as NumPy's)."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -50), min(info.max, 50), shape, endpoint=True,
+                            dtype=dtype)
+    x = rng.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def maybe_transposed(data, x: np.ndarray, label: str):
+    """``x`` as an arrayx array, sometimes built as the ``mT`` view of a transposed copy."""
+    if x.ndim >= 2 and data.draw(st.booleans(), label=label):
+        base = ax.asarray(np.ascontiguousarray(np.swapaxes(x, -1, -2)))
+        return base.mT
+    return ax.asarray(x)
+
+
+def close(res, expected, dtype):
+    res = np.asarray(res)
+    assert res.shape == expected.shape
+    assert res.dtype == expected.dtype
+    if np.issubdtype(expected.dtype, np.inexact):
+        tol = TOL.get(np.dtype(dtype).type, 1e-10)
+        scale = max(1.0, float(np.max(np.abs(expected), initial=0)))
+        np.testing.assert_allclose(res, expected, rtol=tol, atol=tol * scale)
+    else:
+        np.testing.assert_array_equal(res, expected)
+
+
+batch = st.lists(st.integers(1, 3), max_size=2).map(tuple)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC + [np.bool_]),
+       m=st.integers(0, 9), n=st.integers(0, 9), k=st.integers(0, 9),
+       b1=batch, cut=st.integers(0, 2), big=st.booleans())
+def test_matmul(data, dtype, m, n, k, b1, cut, big):
+    if big:
+        m, n, k = m * 5 + 3, n * 5 + 3, k * 5 + 3
+    b2 = tuple(1 if data.draw(st.booleans()) else d for d in b1[cut:])
+    if data.draw(st.booleans()):
+        b1, b2 = b2, b1
+    x = draw_array(data, (*b1, m, k), dtype)
+    y = draw_array(data, (*b2, k, n), dtype)
+    close(maybe_transposed(data, x, "tx") @ maybe_transposed(data, y, "ty"), x @ y, dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC), k=st.integers(1, 70),
+       b=batch, which=st.sampled_from(["vm", "mv", "vv"]))
+def test_matmul_vectors(data, dtype, k, b, which):
+    v = draw_array(data, (k,), dtype)
+    mat = draw_array(data, (*b, k, k + 1) if which == "vm" else (*b, k + 1, k), dtype)
+    if which == "vm":
+        close(ax.matmul(ax.asarray(v), maybe_transposed(data, mat, "t")), v @ mat, dtype)
+    elif which == "mv":
+        close(ax.matmul(maybe_transposed(data, mat, "t"), ax.asarray(v)), mat @ v, dtype)
+    else:
+        close(ax.matmul(ax.asarray(v), ax.asarray(v[::-1])), np.asarray(v @ v[::-1]), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int32])
+def test_matmul_mixed_dtypes_and_strided_operands(dtype):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((40, 60)).astype(dtype)
+    y = rng.integers(-5, 5, (90, 50)).astype(np.int16)
+    xs, ys = x[:, ::2], y[::3, ::-1]
+    close(ax.asarray(x)[:, ::2] @ ax.asarray(y)[::3, ::-1], xs @ ys, dtype)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("batch_shape", [(), (3,)])
+def test_blocked_kernel_threads(threads, batch_shape):
+    rng = np.random.default_rng(2)
+    x = rng.integers(-1000, 1000, (*batch_shape, 150, 130), dtype=np.int32)
+    y = rng.integers(-1000, 1000, (130, 110), dtype=np.int32)
+    before = ax.get_num_threads()
+    ax.set_num_threads(threads)
+    try:
+        close(ax.asarray(x) @ ax.asarray(y).mT.mT, x @ y, np.int32)
+        close(ax.asarray(x) @ ax.asarray(np.asfortranarray(y)), x @ y, np.int32)
+    finally:
+        ax.set_num_threads(before)
+
+
+NO_COPY_SCRIPT = """
+import resource
+import numpy as np
+import arrayx as ax
+a = ax.asarray(np.random.default_rng(0).standard_normal((12000, 1000)))  # 96 MB
+b = ax.ones((12000, 8))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+c = a.mT @ b
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+assert np.allclose(np.asarray(c), np.asarray(a).T @ np.ones((12000, 8)))
+print(grown)
+"""
+
+
+def test_matmul_transposed_operand_is_not_copied():
+    out = subprocess.run([sys.executable, "-c", NO_COPY_SCRIPT], capture_output=True,
+                         text=True, check=True)
+    grown_kib = int(out.stdout.split()[-1])
+    assert grown_kib < 30_000, f"A.mT @ B grew the peak memory by {grown_kib} KiB"
+
+
+def test_matmul_errors_name_shapes():
+    a = ax.ones((3, 4))
+    with pytest.raises(ValueError, match=r"\(3, 4\).*\(3, 4\)"):
+        ax.matmul(a, a)
+    with pytest.raises(ValueError):
+        ax.matmul(ax.ones(()), a)
+    with pytest.raises(ValueError, match="broadcast"):
+        ax.matmul(ax.ones((2, 3, 4)), ax.ones((3, 4, 2)))
+    with pytest.raises(TypeError):
+        ax.matmul(a, np.ones((4, 3)))
+
+
+def test_imatmul_and_rmatmul():
+    a = ax.asarray(np.arange(9.0).reshape(3, 3))
+    expected = np.arange(9.0).reshape(3, 3) @ np.eye(3)
+    b = a
+    b @= ax.eye(3)
+    assert b is a
+    np.testing.assert_array_equal(np.asarray(a), expected)
+    with pytest.raises(ValueError):
+        a @= ax.ones((3, 2))
+    with pytest.raises(TypeError):
+        ax.ones((2, 2), dtype=ax.int32).__imatmul__(ax.ones((2, 2)))
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC), axes=st.sampled_from(
+    [0, 1, 2, ((0,), (1,)), ((1, 0), (0, 2)), ((2,), (0,))]))
+def test_tensordot(data, dtype, axes):
+    x = draw_array(data, (2, 3, 4), dtype)
+    y = draw_array(data, (3, 2, 4) if isinstance(axes, tuple) else (3, 4, 2), dtype)
+    if axes == 1:
+        y = draw_array(data, (4, 3, 2), dtype)
+    elif axes == 2:
+        y = draw_array(data, (3, 4, 2), dtype)
+    elif axes == ((1, 0), (0, 2)):
+        y = draw_array(data, (3, 5, 2), dtype)
+    elif axes == ((2,), (0,)):
+        y = draw_array(data, (4, 5), dtype)
+    elif axes == ((0,), (1,)):
+        y = draw_array(data, (3, 2), dtype)
+    close(ax.tensordot(ax.asarray(x), ax.asarray(y), axes=axes),
+          np.tensordot(x, y, axes=axes), dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC), b=batch, k=st.integers(1, 6),
+       axis=st.sampled_from([-1, -2]))
+def test_vecdot(data, dtype, b, k, axis):
+    shape = (*b, k, 3) if axis == -2 else (*b, 3, k)
+    x = draw_array(data, shape, dtype)
+    y = draw_array(data, shape[-2:], dtype)
+    close(ax.linalg.vecdot(ax.asarray(x), ax.asarray(y), axis=axis),
+          np.vecdot(x, y, axis=axis), dtype)
+
+
+def test_vecdot_conjugates_and_checks_sizes():
+    r = ax.vecdot(ax.asarray([1j, 2j, 3j]), ax.asarray([1, 2j, 3]))
+    assert complex(r) == 4 - 10j
+    with pytest.raises(ValueError):
+        ax.vecdot(ax.ones((3, 4)), ax.ones((3, 5)))
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC), rows=st.integers(0, 5),
+       cols=st.integers(0, 5), offset=st.integers(-6, 6), b=batch)
+def test_diagonal_and_trace(data, dtype, rows, cols, offset, b):
+    x = draw_array(data, (*b, rows, cols), dtype)
+    a = maybe_transposed(data, x, "t")
+    close(ax.linalg.diagonal(a, offset=offset),
+          np.diagonal(x, offset=offset, axis1=-2, axis2=-1), dtype)
+    close(ax.linalg.trace(a, offset=offset),
+          np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1)), dtype)
+
+
+def test_diagonal_is_a_view():
+    a = ax.zeros((3, 3))
+    ax.linalg.diagonal(a)[...] = 1.0
+    np.testing.assert_array_equal(np.asarray(a), np.eye(3))
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(FLOATS), n=st.integers(1, 6), b=batch)
+def test_square_factorisations(data, dtype, n, b):
+    x = draw_array(data, (*b, n, n), dtype) + (3 * n * np.eye(n)).astype(dtype)
+    a = maybe_transposed(data, x, "t")
+    close(ax.linalg.inv(a), np.linalg.inv(x), dtype)
+    close(ax.linalg.det(a), np.asarray(np.linalg.det(x)), dtype)
+    sign, logabs = ax.linalg.slogdet(a)
+    s_np, l_np = np.linalg.slogdet(x)
+    close(sign, np.asarray(s_np), dtype)
+    close(logabs, np.asarray(l_np), dtype)
+    rhs = draw_array(data, (n, 2), dtype)
+    close(ax.linalg.solve(a, ax.asarray(rhs)), np.linalg.solve(x, rhs), dtype)
+    close(ax.linalg.solve(a, ax.asarray(rhs[:, 0])), np.linalg.solve(x, rhs[:, 0]), dtype)
+    close(ax.linalg.matrix_power(a, 3), np.linalg.matrix_power(x, 3), dtype)
+    close(ax.linalg.matrix_power(a, -2), np.linalg.matrix_power(x, -2), dtype)
+    close(ax.linalg.matrix_power(a, 0), np.linalg.matrix_power(x, 0), dtype)
+    h = x @ np.conj(np.swapaxes(x, -1, -2))
+    close(ax.linalg.cholesky(ax.asarray(h)), np.linalg.cholesky(h), dtype)
+    close(ax.linalg.cholesky(ax.asarray(h), upper=True), np.linalg.cholesky(h, upper=True),
+          dtype)
+    close(ax.linalg.eigvalsh(ax.asarray(h)), np.linalg.eigvalsh(h), dtype)
+    w, v = ax.linalg.eigh(ax.asarray(h))
+    close(w, np.linalg.eigvalsh(h), dtype)
+    vn = np.asarray(v)
+    close(ax.asarray(vn @ (np.asarray(w)[..., None] * np.conj(np.swapaxes(vn, -1, -2)))), h,
+          dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(FLOATS), n=st.integers(1, 5), b=batch)
+def test_eig_is_complex_and_decomposes(data, dtype, n, b):
+    x = draw_array(data, (*b, n, n), dtype)
+    w, v = ax.linalg.eig(ax.asarray(x))
+    cdt = np.result_type(dtype, np.complex64)
+    assert w.dtype == cdt and v.dtype == cdt
+    wn, vn = np.asarray(w), np.asarray(v)
+    close(ax.asarray(vn * wn[..., None, :]), (x @ vn).astype(cdt), cdt)
+    close(ax.linalg.eigvals(ax.asarray(x)), wn, cdt)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(FLOATS), m=st.integers(1, 6),
+       n=st.integers(1, 6), b=batch, full=st.booleans(),
+       mode=st.sampled_from(["reduced", "complete"]))
+def test_rectangular_factorisations(data, dtype, m, n, b, full, mode):
+    x = draw_array(data, (*b, m, n), dtype)
+    a = maybe_transposed(data, x, "t")
+    u, s, vh = ax.linalg.svd(a, full_matrices=full)
+    un, sn, vhn = np.linalg.svd(x, full_matrices=full)
+    close(s, sn, dtype)
+    close(ax.linalg.svdvals(a), np.linalg.svdvals(x), dtype)
+    k = min(m, n)
+    recon = np.asarray(u)[..., :, :k] * np.asarray(s)[..., None, :] @ np.asarray(vh)[..., :k, :]
+    close(ax.asarray(recon), x, dtype)
+    assert u.shape == un.shape and vh.shape == vhn.shape
+    q, r = ax.linalg.qr(a, mode=mode)
+    qn, rn = np.linalg.qr(x, mode=mode)
+    assert q.shape == qn.shape and r.shape == rn.shape
+    close(ax.asarray(np.asarray(q) @ np.asarray(r)), x, dtype)
+    close(ax.linalg.pinv(a), np.linalg.pinv(x), dtype)
+    close(ax.linalg.matrix_rank(a), np.asarray(np.linalg.matrix_rank(x)), dtype)
+    for ord in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+        close(ax.linalg.matrix_norm(a, ord=ord), np.asarray(np.linalg.matrix_norm(x, ord=ord)),
+              dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(FLOATS), b=batch,
+       ord=st.sampled_from([2, 1, 0, -1, -2, np.inf, -np.inf, 3.5]),
+       axis=st.sampled_from([None, -1, 0, (0, -1)]), keepdims=st.booleans())
+def test_vector_norm(data, dtype, b, ord, axis, keepdims):
+    x = draw_array(data, (*b, 4), dtype)
+    if isinstance(axis, tuple) and x.ndim < 2:
+        axis = -1
+    close(ax.linalg.vector_norm(ax.asarray(x), axis=axis, keepdims=keepdims, ord=ord),
+          np.asarray(np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)), dtype)
+
+
+@SETTINGS
+@given(data=st.data(), dtype=st.sampled_from(NUMERIC), b=batch)
+def test_cross_and_outer(data, dtype, b):
+    x = draw_array(data, (*b, 3), dtype)
+    y = draw_array(data, (3,), dtype)
+    with np.errstate(over="ignore"):
+        close(ax.linalg.cross(ax.asarray(x), ax.asarray(y)), np.cross(x, y), dtype)
+        xt = np.swapaxes(draw_array(data, (2, 3), dtype), 0, 1)
+        close(ax.linalg.cross(ax.asarray(np.ascontiguousarray(xt)), ax.asarray(y[:, None]),
+                              axis=-2), np.cross(xt, y[:, None], axis=-2), dtype)
+    u = draw_array(data, (4,), dtype)
+    close(ax.linalg.outer(ax.asarray(u), ax.asarray(y)), np.outer(u, y), dtype)
+
+
+@pytest.mark.parametrize("fn", ["inv", "solve"])
+def test_singular_matrix_raises(fn):
+    a = ax.zeros((3, 3))
+    with pytest.raises(np.linalg.LinAlgError):
+        ax.linalg.inv(a) if fn == "inv" else ax.linalg.solve(a, ax.ones((3,)))
+
+
+def test_bad_input_errors():
+    with pytest.raises(ValueError, match=r"\(2, 3\)"):
+        ax.linalg.inv(ax.ones((2, 3)))
+    with pytest.raises(TypeError, match="int64"):
+        ax.linalg.det(ax.ones((2, 2), dtype=ax.int64))
+    with pytest.raises(ValueError):
+        ax.linalg.solve(ax.eye(3), ax.ones((4,)))
+    with pytest.raises(ValueError):
+        ax.linalg.cross(ax.ones((4,)), ax.ones((4,)))
+    with pytest.raises(ValueError):
+        ax.linalg.outer(ax.ones((2, 2)), ax.ones((2,)))
+    with pytest.raises(ValueError):
+        ax.tensordot(ax.ones((2, 3)), ax.ones((4, 2)), axes=1)
+
+
+def test_named_tuples():
+    x = ax.eye(3)
+    assert ax.linalg.eigh(x)._fields == ("eigenvalues", "eigenvectors")
+    assert ax.linalg.eig(x)._fields == ("eigenvalues", "eigenvectors")
+    assert ax.linalg.svd(x)._fields == ("U", "S", "Vh")
+    assert ax.linalg.qr(x)._fields == ("Q", "R")
+    assert ax.linalg.slogdet(x)._fields == ("sign", "logabsdet")
+
+
+def test_linalg_namespace_is_complete():
+    expected = {
+        "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+        "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
+        "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+        "vector_norm",
+    }
+    assert expected <= set(ax.linalg.__all__)
+    assert all(callable(getattr(ax.linalg, name)) for name in expected)
