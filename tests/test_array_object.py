@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
 
 import numpy as np
@@ -10,6 +11,8 @@ import pytest
 from conftest import ALL, arrays
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from view_ops import replay
 
 import arrayx as xp
 
@@ -28,12 +31,22 @@ def test_attributes(a: np.ndarray) -> None:
         np.testing.assert_array_equal(np.asarray(x.mT), np.swapaxes(a, -1, -2))
 
 
-@given(a=arrays(ALL))
-def test_repr_and_str_show_numpys_values(a: np.ndarray) -> None:
-    x = xp.asarray(a)
-    body = np.array2string(a, separator=", ", prefix="Array(")
-    assert repr(x) == f"Array({body}, dtype={a.dtype})"
-    assert str(x) == str(a)
+@given(a=arrays(ALL), data=st.data())
+def test_repr_and_str_show_numpys_values(a: np.ndarray, data: st.DataObject) -> None:
+    x, e = replay(data, xp.asarray(a, copy=True), data.draw(st.integers(0, 2)))
+    body = np.array2string(e, separator=", ", prefix="Array(")
+    assert repr(x) == f"Array({body}, dtype={e.dtype})"
+    assert str(x) == str(e)
+
+
+@pytest.mark.parametrize("shape", [(2000,), (40, 50), (3, 400, 2)])
+def test_repr_of_large_arrays_is_summarised_like_numpys(shape: tuple) -> None:
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    x = xp.asarray(a)[..., ::-1]
+    e = a[..., ::-1]
+    assert repr(x) == f"Array({np.array2string(e, separator=', ', prefix='Array(')}, " \
+                      f"dtype=float32)"
+    assert str(x) == str(e) and "..." in str(x)
 
 
 @given(a=arrays(ALL, shape=st.just(())))
@@ -60,6 +73,34 @@ def test_python_scalar_conversions(a: np.ndarray) -> None:
             x.__index__()
 
 
+@given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=2)))
+def test_every_scalar_conversion_needs_0d(a: np.ndarray) -> None:
+    # Size-1 arrays of any rank included: the standard converts 0-d arrays only.
+    x = xp.asarray(a)
+    for convert in (bool, int, float, complex, operator.index):
+        with pytest.raises((TypeError, ValueError)):
+            convert(x)
+
+
+@given(a=arrays(ALL, shape=st.just(())), data=st.data())
+def test_0d_indexing_gives_0d_views(a: np.ndarray, data: st.DataObject) -> None:
+    x = xp.asarray(a, copy=True)
+    key = data.draw(st.sampled_from([(), Ellipsis, (Ellipsis,)]))
+    view = x[key]
+    assert isinstance(view, xp.Array) and view.shape == () and view._storage is x._storage
+    np.testing.assert_array_equal(np.asarray(view), a)
+    expanded = x[None]
+    assert expanded.shape == (1,) and expanded._storage is x._storage
+
+
+def test_index_conversion_in_python_sequences() -> None:
+    seq = list(range(10))
+    assert seq[xp.asarray(3):xp.asarray(-2, dtype=xp.int8)] == seq[3:-2]
+    assert seq[xp.asarray(7, dtype=xp.uint16)] == 7
+    assert operator.index(xp.asarray(2**63 - 1)) == 2**63 - 1
+    assert operator.index(xp.asarray(2**64 - 1, dtype=xp.uint64)) == 2**64 - 1
+
+
 def test_scalar_conversions_need_0d() -> None:
     x = xp.ones(2)
     with pytest.raises(ValueError):
@@ -79,7 +120,11 @@ def test_pickle_and_copy_round_trip(a: np.ndarray, data: st.DataObject) -> None:
     if a.ndim and data.draw(st.booleans()):
         x = x[::-1]
         a = a[::-1]
-    for y in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x)):
+    if data.draw(st.booleans()):
+        x = xp.broadcast_to(x, (2, *x.shape))
+        a = np.broadcast_to(a, (2, *a.shape))
+    for y in (pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(x, protocol=5)),
+              copy.copy(x), copy.deepcopy(x)):
         assert y.dtype == a.dtype and y.shape == a.shape
         np.testing.assert_array_equal(np.asarray(y), a)
         assert y._storage is not x._storage

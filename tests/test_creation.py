@@ -7,6 +7,7 @@ import pytest
 from conftest import ALL, NUMERIC, REAL_FLOAT, arrays, shapes
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import arrayx as xp
 
@@ -113,13 +114,49 @@ def test_meshgrid(lengths: list[int], indexing: str, dtype: np.dtype) -> None:
         check(g, e)
 
 
-@given(a=arrays(ALL, shape=st.sampled_from([(3, 3), (2, 4), (4, 2), (2, 3, 4), (0, 3)])),
-       k=st.integers(-5, 5))
-def test_tril_triu(a: np.ndarray, k: int) -> None:
+@given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=2, max_dims=4, min_side=0, max_side=5)),
+       k=st.integers(-6, 6), data=st.data())
+def test_tril_triu_of_stacks_and_views(a: np.ndarray, k: int, data: st.DataObject) -> None:
     x = xp.asarray(a)
-    check(xp.tril(x, k=k), np.tril(a, k=k))
-    check(xp.triu(x, k=k), np.triu(a, k=k))
-    check(xp.tril(x.mT, k=k), np.tril(np.swapaxes(a, -1, -2), k=k))
+    step = data.draw(st.sampled_from([1, -1, 2]))
+    index = (slice(None, None, step),) * a.ndim
+    for v, e in ((x, a), (x[index], a[index]), (x.mT, np.swapaxes(a, -1, -2))):
+        lower, upper = xp.tril(v, k=k), xp.triu(v, k=k)
+        check(lower, np.tril(e, k=k))
+        check(upper, np.triu(e, k=k))
+        assert lower._storage is not x._storage and upper._storage is not x._storage
+    check(xp.tril(x), np.tril(a))
+    check(xp.triu(x), np.triu(a))
+
+
+@given(a=arrays(ALL), dtype=st.none() | dtypes, data=st.data())
+def test_full_like_values(a: np.ndarray, dtype: np.dtype | None, data: st.DataObject) -> None:
+    target = np.dtype(dtype or a.dtype)
+    value = data.draw(hnp.from_dtype(target)).item()
+    check(xp.full_like(xp.asarray(a), value, dtype=dtype), np.full_like(a, value, dtype=dtype))
+    own = data.draw(hnp.from_dtype(a.dtype)).item()
+    check(xp.full_like(xp.asarray(a)[::-1] if a.ndim else xp.asarray(a), own),
+          np.full_like(a, own))
+
+
+@given(n=st.integers(0, 6), dtype=dtypes)
+def test_int_shapes(n: int, dtype: np.dtype) -> None:
+    check(xp.zeros(n, dtype=dtype), np.zeros(n, dtype=dtype))
+    check(xp.ones(n, dtype=dtype), np.ones(n, dtype=dtype))
+    check(xp.full(n, True, dtype=dtype), np.full(n, True, dtype=dtype))
+    assert xp.empty(n, dtype=dtype).shape == (n,)
+    for fresh in (xp.zeros(n), xp.empty((n, 2)), xp.ones(()), xp.eye(n), xp.arange(n)):
+        assert fresh._writeable and fresh._layout.c_contiguous
+
+
+@given(lengths=st.lists(st.integers(1, 5), min_size=1, max_size=3),
+       indexing=st.sampled_from(["xy", "ij"]), step=st.sampled_from([1, -1, 2]))
+def test_meshgrid_of_strided_inputs(lengths: list[int], indexing: str, step: int) -> None:
+    arrays_np = [np.arange(2 * n, dtype=np.float32)[::step][:n] for n in lengths]
+    arrays_ax = [xp.arange(2 * n, dtype=xp.float32)[::step][:n] for n in lengths]
+    got = xp.meshgrid(*arrays_ax, indexing=indexing)
+    for g, e in zip(got, np.meshgrid(*arrays_np, indexing=indexing), strict=True):
+        check(g, e)
 
 
 @given(data=st.data())

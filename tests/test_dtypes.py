@@ -110,3 +110,64 @@ def test_transposed_copy_is_c_ordered() -> None:
     got = xp.astype(xp.asarray(n).mT, xp.float64)
     assert got._layout.c_contiguous
     np.testing.assert_array_equal(np.asarray(got), n.T)
+
+
+operands = st.one_of(st.sampled_from(ALL).map(lambda d: ("dtype", d)),
+                     st.sampled_from(ALL).map(lambda d: ("array", d)),
+                     st.sampled_from([True, 1, -1, 1.0, 1j]).map(lambda v: ("scalar", v)))
+
+
+@given(args=st.lists(operands, min_size=1, max_size=4))
+def test_result_type_of_many_operands(args: list[tuple[str, object]]) -> None:
+    ours, numpys = [], []
+    for kind, value in args:
+        if kind == "array":
+            ours.append(xp.zeros((2,), dtype=value))
+            numpys.append(np.zeros((2,), dtype=value))
+        else:
+            ours.append(value)
+            numpys.append(value)
+    assume(any(kind != "scalar" for kind, _ in args))
+    assert xp.result_type(*ours) == np.result_type(*numpys)
+
+
+@given(d=st.sampled_from(ALL), kinds=st.lists(st.sampled_from(STANDARD_KINDS) | st.sampled_from(
+    ALL), min_size=1, max_size=3))
+def test_isdtype_with_tuples(d: np.dtype, kinds: list) -> None:
+    assert xp.isdtype(d, tuple(kinds)) == np.isdtype(d, tuple(kinds))
+
+
+@given(d=st.sampled_from(ALL))
+def test_finfo_and_iinfo_of_arrays(d: np.dtype) -> None:
+    x = xp.zeros((2,), dtype=d)
+    if d.kind in "fc":
+        got, expected = xp.finfo(x), np.finfo(d)
+        assert (got.bits, got.eps, got.max, got.min, got.smallest_normal) == (
+            expected.bits, expected.eps, expected.max, expected.min, expected.smallest_normal)
+        assert got.dtype == expected.dtype
+    elif d.kind in "iu":
+        got, expected = xp.iinfo(x), np.iinfo(d)
+        assert (got.bits, got.min, got.max, got.dtype) == (expected.bits, expected.min,
+                                                           expected.max, d)
+    else:
+        with pytest.raises(TypeError):
+            xp.finfo(x)
+        with pytest.raises(TypeError):
+            xp.iinfo(x)
+
+
+@given(a=arrays(ALL), data=st.data())
+def test_astype_copy_keyword(a: np.ndarray, data: st.DataObject) -> None:
+    x = xp.asarray(a, copy=True)
+    step = data.draw(st.sampled_from([1, -1, 2]))
+    view = x[(slice(None, None, step),) * a.ndim]
+    assert xp.astype(view, a.dtype, copy=False) is view
+    for copy in (True, None):
+        got = xp.astype(view, a.dtype, copy=copy) if copy is not None else xp.astype(view,
+                                                                                     a.dtype)
+        assert got is not view and got._storage is not x._storage and got._writeable
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(view))
+    other = data.draw(st.sampled_from(ALL).filter(lambda d: d != a.dtype))
+    assume(castable(a, other))
+    converted = xp.astype(view, other, copy=False)  # a new dtype always needs a copy
+    assert converted.dtype == other and converted._storage is not x._storage

@@ -9,6 +9,7 @@ import pytest
 from conftest import ALL, arrays
 from hypothesis import given
 from hypothesis import strategies as st
+from view_ops import replay
 
 import arrayx as xp
 
@@ -63,6 +64,25 @@ def test_dlpack_with_numpy(a: np.ndarray) -> None:
     np.testing.assert_array_equal(np.asarray(copied), a)
     if a.size:
         assert address(np.asarray(copied)) != address(a)
+
+
+@given(a=arrays(ALL), data=st.data())
+def test_buffer_protocol_of_views(a: np.ndarray, data: st.DataObject) -> None:
+    x, e = replay(data, xp.asarray(a, copy=True), data.draw(st.integers(0, 3)))
+    got, want = memoryview(x), memoryview(e)
+    assert got.format == want.format and got.itemsize == want.itemsize
+    assert got.ndim == want.ndim and got.shape == want.shape and got.nbytes == want.nbytes
+    assert got.readonly == want.readonly
+    if e.size:
+        # (Python's contiguity flags of an empty 1-D buffer depend on its unused stride.)
+        assert got.c_contiguous == want.c_contiguous and got.f_contiguous == want.f_contiguous
+        for n, s_got, s_want in zip(e.shape, got.strides, want.strides, strict=True):
+            if n > 1:
+                assert s_got == s_want
+    assert got.tobytes() == want.tobytes()
+    back = np.asarray(got)
+    if e.size:
+        assert address(back) == address(e)
 
 
 def test_buffer_protocol() -> None:

@@ -11,7 +11,9 @@ from cpython.pycapsule cimport (
     PyCapsule_SetName,
 )
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport (
+    INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t,
+)
 from libc.stdlib cimport free, malloc
 from libc.string cimport strcmp
 
@@ -208,6 +210,32 @@ cdef int _code_of(DLDataType t) except -1:
                     f"standard's dtypes")
 
 
+cdef int _check_extent(int ndim, const int64_t* shape, const int64_t* strides, int64_t isz,
+                       uintptr_t address) except -1:
+    """ValueError unless the bytes the tensor reaches form a range of the address space.
+
+    The sums run over Python ints: a producer's shape and strides may overflow 64 bits, and a
+    wrapped offset would read memory the tensor does not own.
+    """
+    if any(shape[i] == 0 for i in range(ndim)):
+        return 0
+    lo = 0
+    hi = 0
+    for i in range(ndim):
+        reach = int(strides[i]) * (int(shape[i]) - 1)
+        if reach < 0:
+            lo += reach
+        else:
+            hi += reach
+    first = int(address) + lo * int(isz)
+    last = int(address) + (hi + 1) * int(isz)
+    if first < 0 or last > 2 ** 64 or last - first > INT64_MAX:
+        raise ValueError(f"DLPack tensor of shape {tuple([shape[i] for i in range(ndim)])} and "
+                         f"strides {tuple([strides[i] for i in range(ndim)])} reaches beyond "
+                         f"the address space")
+    return 0
+
+
 cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
     if t.device.device_type not in (kDLCPU, kDLCUDAHost):
         raise BufferError(f"DLPack device type {t.device.device_type} is not the CPU")
@@ -231,6 +259,7 @@ cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
     else:
         for i in range(t.ndim):
             strides[i] = t.strides[i]
+    _check_extent(t.ndim, shape, strides, isz, <uintptr_t>t.data + t.byte_offset)
     L = new_layout(t.ndim, shape, strides, 0)
     cdef int64_t lo = 0, hi = -1
     if L.size:

@@ -1,6 +1,8 @@
 """Manipulation functions that are views: nothing here copies data (except ``reshape`` when it
 must and ``copy`` allows it)."""
-from libc.stdint cimport int64_t
+import operator
+
+from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, as_array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
@@ -92,32 +94,46 @@ def reshape(x, /, shape, *, copy=None) -> Array:
 
 
 cdef int _parse_reshape(object shape, int64_t size, int64_t* out) except -1:
-    if isinstance(shape, int):
+    """Parse a reshape target (one entry may be -1) for ``size`` elements into ``out``.
+
+    Products are formed with Python ints, so an overflowing shape is a ValueError, never a
+    wrapped product that happens to match ``size``.
+    """
+    if isinstance(shape, int) and not isinstance(shape, bool):
         shape = (shape,)
-    shape = tuple(shape)
-    cdef int unknown = -1
-    cdef int64_t known = 1
+    try:
+        shape = tuple(shape)
+    except TypeError:
+        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}") from None
     cdef int n = len(shape)
     if n > MAXDIM:
         raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
-    for i in range(n):
-        d = shape[i]
-        if isinstance(d, bool) or not isinstance(d, int):
-            d = d.__index__()
-        if d == -1:
-            if unknown >= 0:
-                raise ValueError("only one dimension of a new shape can be -1")
-            unknown = i
-            out[i] = 1
-        elif d < 0:
-            raise ValueError(f"invalid dimension {d} in shape {shape}")
-        else:
-            out[i] = d
+    dims = []
+    for d in shape:
+        if isinstance(d, bool):
+            raise TypeError(f"a dimension must be an int, got {d!r}")
+        try:
+            dims.append(operator.index(d))
+        except TypeError:
+            raise TypeError(f"a dimension must be an int, got {type(d).__name__}") from None
+    if dims.count(-1) > 1:
+        raise ValueError("only one dimension of a new shape can be -1")
+    if any(d < -1 for d in dims):
+        raise ValueError(f"invalid dimension in shape {shape}: only -1 may be negative")
+    known = 1
+    nonzero = 1
+    for d in dims:
+        if d != -1:
             known *= d
-    if unknown >= 0:
+            nonzero *= d or 1
+    if -1 in dims:
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
-        out[unknown] = size // known
+        dims[dims.index(-1)] = size // known
+    elif known != size or nonzero > INT64_MAX:
+        raise ValueError(f"cannot reshape an array of size {size} into shape {shape}")
+    for i in range(n):
+        out[i] = dims[i]
     return n
 
 
