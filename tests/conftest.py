@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 settings.register_profile("arrayx", max_examples=60, deadline=None)
-settings.load_profile("arrayx")
+settings.register_profile("thorough", max_examples=2000, deadline=None)
+# ARRAYX_HYPOTHESIS_PROFILE=thorough draws 2000 examples a test, for a long local search.
+settings.load_profile(os.environ.get("ARRAYX_HYPOTHESIS_PROFILE", "arrayx"))
 
 BOOL = [np.dtype(np.bool_)]
 SIGNED = [np.dtype(t) for t in ("int8", "int16", "int32", "int64")]

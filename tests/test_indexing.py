@@ -17,11 +17,13 @@ shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5)
 
 @st.composite
 def advanced_keys(draw: st.DrawFn, shape: tuple) -> tuple:
-    """A key mixing integer arrays, a mask, ints, slices and None for an array of ``shape``."""
+    """A key mixing integer arrays, masks (0-d ones too), ints, slices and None for an array of
+    ``shape``."""
     key = []
     dim = 0
     while dim < len(shape):
-        kind = draw(st.sampled_from(["array", "array", "slice", "int", "none", "mask", "stop"]))
+        kind = draw(st.sampled_from(["array", "array", "slice", "int", "none", "mask",
+                                          "bool", "stop"]))
         n = shape[dim]
         if kind == "stop":
             break
@@ -38,6 +40,9 @@ def advanced_keys(draw: st.DrawFn, shape: tuple) -> tuple:
             dim += 1
         elif kind == "none":
             key.append(None)
+        elif kind == "bool":
+            flag = draw(st.booleans())
+            key.append(draw(st.sampled_from([flag, np.asarray(flag)])))
         else:
             key.append(draw(hnp.arrays(np.bool_, (n,))))
             dim += 1

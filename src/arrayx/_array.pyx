@@ -515,17 +515,27 @@ cdef object _only_scalar(Array a, str what):
 
 
 cdef bint _needs_advanced(object key):
-    """Whether ``key`` holds index arrays, lists or boolean arrays (advanced indexing)."""
+    """Whether ``key`` holds index arrays, lists or boolean arrays (advanced indexing).
+
+    A bool beside another int or bool is advanced too: NumPy moves the axes of non-adjacent
+    advanced indices (ints among them) to the front, which no view can express.
+    """
     if isinstance(key, (int, slice)) or key is None or key is Ellipsis:
         return False
     items = key if isinstance(key, tuple) else (key,)
+    cdef int bools = 0, ints = 0
     for k in items:
         if isinstance(k, Array):
             if (<Array>k)._layout.ndim or (<Array>k)._code == 0:
                 return True
+            ints += 1
+        elif isinstance(k, bool):
+            bools += 1
+        elif isinstance(k, int):
+            ints += 1
         elif isinstance(k, list) or (hasattr(k, "__array__") and hasattr(k, "dtype")):
             return True
-    return False
+    return bools > 0 and bools + ints > 1
 
 
 cdef object _basic_key(object key):

@@ -8,7 +8,7 @@ are adjacent, and first otherwise. Every index is checked before anything is rea
 """
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
 from arrayx._kernels.cpu.kernels cimport gather_blocks_kernel, scatter_blocks_kernel
 
@@ -22,69 +22,74 @@ __all__ = ["take", "take_along_axis"]
 
 
 cdef object _as_index(object k):
+    """``k`` as an index: an int, a bool, or an integer or boolean arrayx array."""
     from arrayx._creation import asarray
-    a = asarray(k) if not isinstance(k, Array) else k
+    if isinstance(k, (bool, int, slice)) or k is None or k is Ellipsis:
+        return k
+    a = k if isinstance(k, Array) else asarray(k)
     if (<Array>a)._code != 0 and not 1 <= (<Array>a)._code <= 8:
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
+    if (<Array>a)._layout.ndim == 0:
+        return bool(a) if (<Array>a)._code == 0 else a.__index__()
     return a
 
 
 cdef tuple _resolve(Array a, object key):
-    """(view, advanced view axes, broadcast index arrays) of an advanced key."""
-    items = list(key) if isinstance(key, tuple) else [key]
-    items = [_as_index(k) if isinstance(k, (Array, list, np.ndarray)) and not (
-        isinstance(k, Array) and (<Array>k)._layout.ndim == 0 and (<Array>k)._code != 0)
-        else k for k in items]
+    """(view, advanced view axes, broadcast index arrays) of an advanced key.
+
+    As in NumPy, once a key is advanced every int and bool in it is an index array too: an int
+    a 0-d one, a bool a new unit axis indexed by ``[0]`` (True) or ``[]`` (False).
+    """
+    from arrayx._creation import asarray, zeros
+    items = [_as_index(k) for k in (key if isinstance(key, tuple) else (key,))]
+    cdef int ndim = a._layout.ndim
     consumed = 0
     for k in items:
         if isinstance(k, Array):
             consumed += (<Array>k)._layout.ndim if (<Array>k)._code == 0 else 1
         elif k is not None and k is not Ellipsis and not isinstance(k, bool):
             consumed += 1
-    if consumed > a._layout.ndim:
-        raise IndexError(f"too many indices for an array of {a.ndim} dimensions")
-    expanded = []
-    seen_ellipsis = False
+    if consumed > ndim:
+        raise IndexError(f"too many indices for an array of {ndim} dimensions")
+    if sum(k is Ellipsis for k in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    basic = []
+    arrays = []
+    positions = []
     dim = 0
     for k in items:
         if k is Ellipsis:
-            if seen_ellipsis:
-                raise IndexError("an index can only have a single ellipsis ('...')")
-            seen_ellipsis = True
-            expanded.extend([slice(None)] * (a._layout.ndim - consumed))
-            dim += a._layout.ndim - consumed
+            basic.extend([slice(None)] * (ndim - consumed))
+            dim += ndim - consumed
+        elif isinstance(k, bool):
+            positions.append(len(basic))
+            basic.append(None)
+            arrays.append(zeros(int(k), dtype="int64"))
+        elif isinstance(k, int):
+            positions.append(len(basic))
+            basic.append(slice(None))
+            arrays.append(asarray(k, dtype="int64"))
+            dim += 1
         elif isinstance(k, Array) and (<Array>k)._code == 0:
-            if (<Array>k)._layout.ndim == 0:
-                expanded.append(k)
-                continue
             for i in range((<Array>k)._layout.ndim):
                 # An empty mask axis selects nothing, whatever the array's size (as NumPy).
                 if k.shape[i] != a.shape[dim + i] and k.shape[i] != 0:
                     raise IndexError(f"boolean index of shape {k.shape} does not match the "
                                      f"indexed array's shape {a.shape} at axis {dim + i}")
-            expanded.extend(nonzero(k))
+            for idx in nonzero(k):
+                positions.append(len(basic))
+                basic.append(slice(None))
+                arrays.append(idx)
             dim += (<Array>k)._layout.ndim
-        else:
-            expanded.append(k)
-            if k is not None and not isinstance(k, bool):
-                dim += 1
-    basic = []
-    arrays = []
-    positions = []
-    pos = 0
-    for k in expanded:
-        if isinstance(k, Array) and (<Array>k)._layout.ndim == 0 and (<Array>k)._code == 0:
-            basic.append(bool(k))
-            pos += 1
         elif isinstance(k, Array):
+            positions.append(len(basic))
             basic.append(slice(None))
             arrays.append(k)
-            positions.append(pos)
-            pos += 1
+            dim += 1
         else:
             basic.append(k)
-            if k is None or isinstance(k, (slice, bool)):
-                pos += 1
+            if k is not None:
+                dim += 1
     view = basic_index(a._layout, tuple(basic))
     try:
         arrays = list(broadcast_arrays(*arrays))
@@ -127,8 +132,6 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
 
 cdef tuple _plan(Array a, object key):
     view, positions, arrays = _resolve(a, key)
-    if not arrays:
-        return view, None, None, None, None, None
     offs, bshape = _offsets(view, positions, arrays, a._storage.device)
     rest = [d for d in range(view.ndim) if d not in positions]
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
@@ -154,9 +157,6 @@ cdef object _final_order(int nb, list rest, list positions, bint adjacent):
 def getitem(Array a, key) -> Array:
     """``a[key]`` for a key with index arrays or masks (a copy)."""
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
-    if positions is None:
-        # Only 0-d boolean masks: a unit (True) or empty (False) new axis.
-        return contiguous_copy(wrap(a._storage, view, a._code), a._code)
     cdef int64_t rshape[MAXDIM]
     cdef int64_t rstrides[MAXDIM]
     rtuple = _block(view, rest, rshape, rstrides)
@@ -180,10 +180,6 @@ def setitem(Array a, key, value) -> None:
     """``a[key] = value`` for a key with index arrays or masks; nothing is written unless every
     index is in range and ``value`` broadcasts to the selection."""
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
-    if positions is None:
-        a[tuple(bool(k) if isinstance(k, Array) else k for k in (
-            key if isinstance(key, tuple) else (key,)))] = value
-        return
     cdef int64_t rshape[MAXDIM]
     cdef int64_t rstrides[MAXDIM]
     rtuple = _block(view, rest, rshape, rstrides)
