@@ -53,6 +53,16 @@ def generate_headers() -> None:
         target.write_text(text)
 
 
+KERNEL_DIR = SRC / "arrayx" / "_kernels" / "cpu"
+KERNEL_HEADERS = sorted(str(p.relative_to(HERE)) for p in KERNEL_DIR.glob("*.h*"))
+
+
+def _uses_kernel_headers(pyx: Path) -> bool:
+    """Whether the module's C++ includes the kernel headers (directly or through a .pxd)."""
+    text = pyx.read_text()
+    return "_kernels.cpu.kernels cimport" in text or 'extern from "ax_' in text
+
+
 def extensions() -> list[Extension]:
     exts = []
     for pyx in sorted(SRC.glob("arrayx/**/*.pyx")):
@@ -62,8 +72,10 @@ def extensions() -> list[Extension]:
             Extension(
                 name,
                 [str(rel)],
+                # A header edit recompiles the modules that include it.
+                depends=KERNEL_HEADERS if _uses_kernel_headers(pyx) else [],
                 language="c++",
-                include_dirs=[numpy.get_include(), str(SRC / "arrayx" / "_kernels" / "cpu")],
+                include_dirs=[numpy.get_include(), str(KERNEL_DIR)],
                 extra_compile_args=COMPILE_ARGS,
                 extra_link_args=LINK_ARGS,
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],

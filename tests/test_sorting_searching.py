@@ -24,10 +24,11 @@ def test_sort_and_argsort(a: np.ndarray, data: st.DataObject) -> None:
     a = a[::-1]
     if descending:
         # Stable descending order: largest first, equal elements in their original order,
-        # NaNs last (arrayx's order); NumPy's reference through a stable sort of the negation.
-        keys = np.where(np.isnan(a), np.inf, -a.astype(np.float64)) if a.dtype.kind == "f" \
-            else -a.astype(np.float64)
-        order = np.argsort(keys, axis=axis, stable=True)
+        # NaNs last (arrayx's order). NumPy's reference: a stable lexsort on (is NaN, minus the
+        # value's exact rank), since negating the values themselves overflows or rounds.
+        ranks = np.unique(a, return_inverse=True)[1].reshape(a.shape)
+        nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, dtype=bool)
+        order = np.lexsort((-ranks, nan), axis=axis)
     else:
         order = np.argsort(a, axis=axis, stable=True)
     got = xp.argsort(x, axis=axis, descending=descending)

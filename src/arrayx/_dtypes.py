@@ -9,6 +9,7 @@ take the array's dtype where their kind fits in it.
 from __future__ import annotations
 
 import builtins
+import functools
 
 import numpy as np
 
@@ -141,6 +142,19 @@ def with_scalar(dtype: np.dtype, kind: str) -> np.dtype:
 _DEFAULT_OF_KIND = {"bool": bool, "int": int64, "float": float64, "complex": complex128}
 
 
+def _promote_all(dtypes: list[np.dtype]) -> np.dtype:
+    """The dtype ``dtypes`` promote to together.
+
+    Pairwise promotion is not associative across kinds (int8 with uint16 gives int32, which
+    with float32 gives float64, while float32 holds both): as NumPy, an operand every other
+    one promotes to is the answer; otherwise the pairwise fold is.
+    """
+    for d in dtypes:
+        if all(promote(e, d) == d for e in dtypes):
+            return d
+    return functools.reduce(promote, dtypes)
+
+
 def result_type(*arrays_and_dtypes: object) -> np.dtype:
     """Apply the promotion rules to arrays, dtypes and Python scalars.
 
@@ -156,17 +170,17 @@ def result_type(*arrays_and_dtypes: object) -> np.dtype:
     """
     if not arrays_and_dtypes:
         raise ValueError("result_type needs at least one array, dtype or scalar")
-    result = None
+    dtypes = []
     scalars = []
     for x in arrays_and_dtypes:
         kind = _scalar_kind(x)
         if kind is not None:
             scalars.append(kind)
-            continue
-        d = x.dtype if hasattr(x, "__array_namespace__") else as_dtype(x)
-        result = d if result is None else promote(result, d)
-    if result is None:
+        else:
+            dtypes.append(x.dtype if hasattr(x, "__array_namespace__") else as_dtype(x))
+    if not dtypes:
         return _DEFAULT_OF_KIND[max(scalars, key=_SCALAR_RANK.__getitem__)]
+    result = _promote_all(dtypes)
     for kind in scalars:
         result = with_scalar(result, kind)
     return result

@@ -121,7 +121,8 @@ template <class T> inline T log1p_(T a) {
             // log|1 + z| = 0.5 * log1p(2x + x^2 + y^2), accurate for small z.
             return T(V(0.5) * std::log1p(x * (2 + x) + y * y), std::atan2(y, 1 + x));
         }
-        return std::log(T(1) + a);
+        // 1 + x on the real part alone: adding a complex 1 would turn an imaginary -0 into +0.
+        return std::log(T(1 + x, y));
     } else {
         return std::log1p(a);
     }
