@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -182,3 +183,164 @@ def test_every_kernel_compiles_for_sm90(tmp_path):
     for text in ptx:
         entries.update(re.findall(r"\.entry\s+(\w+)\s*\(", text))
     assert entries == {source.kernel_name(k) for k in keys}
+
+
+# --- the device math, run on the host -----------------------------------------------------------
+# ax_math.cuh and the op functors are __host__ __device__, so a host program built by nvcc runs
+# them here. That checks their logic (branches, NaN and sign-of-zero rules, shifts, integer
+# division, casts) against NumPy; the device's libm precision is not checked.
+
+NUMPY_NAMES = {"conj": "conjugate"}
+# Results compared exactly (bit for bit, zeros' signs included, for the floating ones listed).
+EXACT = {"abs", "negative", "positive", "logical_not", "bitwise_invert", "ceil", "floor",
+         "trunc", "round", "conj", "real", "imag", "isnan", "isinf", "isfinite", "signbit",
+         "add", "subtract", "multiply", "equal", "not_equal", "less", "less_equal", "greater",
+         "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+         "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum",
+         "minimum", "copysign", "nextafter", "floor_divide", "remainder", "square", "sign"}
+SIGNED_ZEROS = {"ceil", "floor", "trunc", "round", "negative", "copysign", "floor_divide",
+                "remainder", "maximum", "minimum"}
+FLOATS = [-np.inf, -2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.5, 3.0, 1e10, np.inf,
+          np.nan]
+PARTS = [-np.inf, -1.5, -0.0, 0.0, 0.5, 2.0, np.inf, np.nan]
+
+
+def _inputs(dtype: np.dtype) -> np.ndarray:
+    """Values of ``dtype`` with its edge cases (extremes, signed zeros, infinities, NaNs)."""
+    if dtype.kind == "b":
+        return np.array([False, True])
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        values = [v for v in (-7, -2, -1, 0, 1, 2, 3, 7, 8, 16, 31, 32, 63, 64, 100)
+                  if info.min <= v <= info.max]
+        return np.array([info.min, *values, info.max], dtype)
+    if dtype.kind == "f":
+        return np.array(FLOATS, dtype)
+    return np.array([complex(r, i) for r in PARTS for i in PARTS], dtype)
+
+
+def _finite_inputs(x: np.ndarray) -> np.ndarray:
+    """Transcendental functions of complex numbers are compared on finite inputs only."""
+    return x[np.isfinite(x)] if x.dtype.kind == "c" else x
+
+
+def _c_array(name: str, x: np.ndarray) -> str:
+    data = ", ".join(str(b) for b in x.tobytes())
+    return f"static const unsigned char {name}[] = {{{data}}};"
+
+
+def _assert_close(got: np.ndarray, want: np.ndarray, exact: bool, what: str) -> None:
+    if want.dtype.kind in "biu" or (exact and want.dtype.kind == "f"):
+        np.testing.assert_array_equal(got, want, err_msg=what)
+        if want.dtype.kind == "f":
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=what)
+        return
+    rtol = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+    if want.dtype.kind == "c":
+        if exact:
+            _assert_close(got.real, want.real, exact, what + " (real)")
+            _assert_close(got.imag, want.imag, exact, what + " (imag)")
+            return
+        # Each part to a tolerance of the modulus, as the CPU's elementwise tests compare.
+        scale = rtol * np.abs(want)
+        for part in ("real", "imag"):
+            g, w = getattr(got, part), getattr(want, part)
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=f"{what} ({part})")
+            ok = np.isnan(w) | (g == w) | (np.abs(g - w) <= scale)
+            assert ok.all(), f"{what} ({part}): got {g[~ok]}, want {w[~ok]}"
+        return
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-30, equal_nan=True, err_msg=what)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_device_math_on_the_host_matches_numpy(tmp_path):
+    cases = []  # (label, C++ template arguments, first and second inputs, expected)
+    inputs = {c: _inputs(np.dtype(n)) for c, n in enumerate(source.DTYPE_NAMES)}
+    for kind, table in (("unary", ops.UNARY), ("binary", ops.BINARY)):
+        for name, _, _, _ in table:
+            func = getattr(np, NUMPY_NAMES.get(name, name))
+            for (code,) in source.op_dtypes(kind, name):
+                key = source.KernelKey(kind, name, (code,), 0, True, 64)
+                t, r = f"ax::T_<{code}>", f"ax::T_<{source.result_code(key)}>"
+                x = inputs[code] if name in EXACT else _finite_inputs(inputs[code])
+                if kind == "unary":
+                    a, b = x, None
+                else:
+                    a, b = (v.ravel() for v in np.meshgrid(x, x, indexing="ij"))
+                    if name == "pow" and x.dtype.kind in "iu":  # NumPy refuses b < 0
+                        a, b = a[b >= 0], b[b >= 0]
+                    # Where the standard's rules (which the CPU follows) and NumPy's differ:
+                    # floor(a / b) with an infinite operand, exp(b * log(a)) at a = 0.
+                    keep = np.ones(a.shape, bool)
+                    if name == "floor_divide" and x.dtype.kind == "f":
+                        keep = np.isfinite(a) & np.isfinite(b)
+                    if name == "pow" and x.dtype.kind == "c":
+                        keep = a != 0
+                    a, b = a[keep], b[keep]
+                with np.errstate(all="ignore"):
+                    want = func(a) if b is None else func(a, b)
+                if name == "sign" and x.dtype.kind == "c":  # the standard's rule; NumPy's differs
+                    want[np.isnan(a)] = complex(np.nan, np.nan)
+                cases.append((f"{name} {x.dtype}", f"ax::op_{name}, {t}, {r}", a, b, want))
+    for s, d in source.op_dtypes("cast", "cast"):
+        # Values every dtype holds (out-of-range float-to-int casts are undefined in C++).
+        x = np.array([0, 1, 2, 7, 100], source.DTYPE_NAMES[s]) if s else np.array([0, 1], bool)
+        if x.dtype.kind in "fc":
+            x = np.concatenate([x, np.array([2.5, 99.75], x.dtype)])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            want = x.astype(source.DTYPE_NAMES[d])
+        cases.append((f"cast {x.dtype} {want.dtype}",
+                      f"ax::op_cast_to<ax::T_<{d}>>, ax::T_<{s}>, ax::T_<{d}>", x, None, want))
+
+    lines = [source.module_source([]), "namespace ax {"]
+    lines += [source.functor_source(kind, name) for kind, table in
+              (("unary", ops.UNARY), ("binary", ops.BINARY)) for name, _, _, _ in table]
+    lines += ["}", "#include <cstdio>", "#include <cstring>", """
+template <class T> T at(const unsigned char* p, int i) {
+    T v; std::memcpy(&v, p + i * sizeof(T), sizeof(T)); return v;
+}
+template <class Op, class T, class R> void unary(const unsigned char* a, int n, FILE* f) {
+    for (int i = 0; i < n; ++i) {
+        R r = static_cast<R>(Op::f(at<T>(a, i))); fwrite(&r, sizeof r, 1, f);
+    }
+}
+template <class Op, class T, class R>
+void binary(const unsigned char* a, const unsigned char* b, int n, FILE* f) {
+    for (int i = 0; i < n; ++i) {
+        R r = static_cast<R>(Op::f(at<T>(a, i), at<T>(b, i))); fwrite(&r, sizeof r, 1, f);
+    }
+}"""]
+    body = []
+    for i, (_, targs, a, b, _) in enumerate(cases):
+        lines.append(_c_array(f"a{i}", a))
+        if b is None:
+            body.append(f"    unary<{targs}>(a{i}, {a.size}, f);")
+        else:
+            lines.append(_c_array(f"b{i}", b))
+            body.append(f"    binary<{targs}>(a{i}, b{i}, {a.size}, f);")
+    lines += ["int main(int, char** argv) {", '    FILE* f = fopen(argv[1], "wb");', *body,
+              "    return fclose(f);", "}"]
+    program = tmp_path / "host_math.cu"
+    program.write_text("\n".join(lines))
+    exe = tmp_path / "host_math"
+    done = subprocess.run([NVCC, "-std=c++17", "-arch=sm_90", str(program), "-o", str(exe)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-6000:]
+    out = tmp_path / "results.bin"
+    subprocess.run([str(exe), str(out)], check=True)
+    results, at = out.read_bytes(), 0
+    for label, _, a, _, want in cases:
+        size = want.dtype.itemsize * want.size
+        got = np.frombuffer(results[at:at + size], want.dtype)
+        at += size
+        name = label.split()[0]
+        exact = name in EXACT and not (want.dtype.kind == "c" and name in (
+            "multiply", "square", "sign")) and not (name == "abs" and a.dtype.kind == "c")
+        if want.dtype.kind == "c" and not exact:
+            # Poles and overflows: C99's complex special values and NumPy's differ.
+            got, want = got[np.isfinite(want)], want[np.isfinite(want)]
+        _assert_close(got, want, exact or name == "cast", f"{label}: inputs {a}")
+        if name in SIGNED_ZEROS and want.dtype.kind == "f":
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=label)
+    assert at == len(results)

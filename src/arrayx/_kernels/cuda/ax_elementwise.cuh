@@ -45,7 +45,7 @@ AX_DEV void offsets(const Strided<NDIM, NOP, I>& p, uindex_t<I> idx, I (&off)[NO
 
 // --- casts: complex to real keeps the real part, to bool tests both parts (as the CPU) -------
 template <class D, class S>
-AX_DEV D cast(S s) {
+AX_HD D cast(S s) {
     if constexpr (cuda::std::is_same_v<D, S>) {
         return s;
     } else if constexpr (is_complex_v<S>) {
@@ -68,7 +68,7 @@ AX_DEV D cast(S s) {
 // The op of a cast kernel: a unary kernel whose functor converts.
 template <class D>
 struct op_cast_to {
-    template <class S> AX_DEV static D f(S a) { return cast<D>(a); }
+    template <class S> AX_HD static D f(S a) { return cast<D>(a); }
 };
 
 // --- unary and binary ops (Op::f from the generated functors) --------------------------------

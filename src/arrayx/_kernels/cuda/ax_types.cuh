@@ -7,7 +7,10 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
+// Kernel bodies are device code; the scalar helpers and op functors are also host code, so a
+// host program can check their semantics without a GPU (tests/test_cuda_compile.py).
 #define AX_DEV __device__ __forceinline__
+#define AX_HD __host__ __device__ __forceinline__
 
 namespace ax {
 
