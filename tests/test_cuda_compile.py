@@ -134,6 +134,7 @@ def test_keys_names_and_cache():
     name, text = source.kernel_source(key)
     assert name == "ax_binary_add_float32_s2_i32"
     assert source.kernel_source(tuple(key)) is source.kernel_source(key)
+    assert source.kernel_source(("binary", "add", [9], 2, False, 32))[0] == name
     assert f'extern "C" __global__ void {name}(' in text
     assert '#include "' not in text  # self-contained: the templates are inlined
 

@@ -84,7 +84,7 @@ template <int NDIM, class I>
 struct ReduceParams {
     I n_out;            // outputs: the product of the kept extents
     I n_red;            // elements folded into each output
-    I chunks;           // blocks (partial results) per output
+    I chunks;           // blocks (partial results) per output, 1 <= chunks <= max(n_red, 1)
     I nkept;            // axes [0, nkept) are kept, axes [nkept, NDIM) reduced
     I shape[NDIM];
     I strides[1][NDIM]; // the input's, in elements

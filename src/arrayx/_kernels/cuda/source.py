@@ -362,7 +362,8 @@ def kernel_source(key: KernelKey) -> tuple[str, str]:
 
     Parameters
     ----------
-    key : KernelKey
+    key : KernelKey or tuple
+        A plain tuple (with ``dtypes`` as any sequence) is taken as a ``KernelKey``.
 
     Returns
     -------
@@ -374,7 +375,8 @@ def kernel_source(key: KernelKey) -> tuple[str, str]:
     ValueError
         If no kernel is generated for ``key``.
     """
-    key = KernelKey(*key)
+    kind, op, dtypes, *rest = key
+    key = KernelKey(kind, op, tuple(dtypes), *rest)
     found = _SOURCES.get(key)
     if found is None:
         found = _SOURCES[key] = (kernel_name(key), module_source([key]))
