@@ -1,0 +1,1 @@
+"""CUDA kernels: CUDA C++ templates (``*.cuh``) and the generator of their sources (``source``)."""

@@ -1,0 +1,119 @@
+// Elementwise kernel bodies: unary, binary, where and cast, each in a strided form (NDIM
+// coalesced axes, shape and strides passed in a Strided struct) and a contiguous form (every
+// operand contiguous: a flat count). Operands are inputs first, output last; pointers point at
+// each operand's first element. The generated extern "C" kernels call these, so a kernel is
+// keyed by (op, dtypes, NDIM, contiguous, index type) and never by a shape.
+#pragma once
+#include "ax_math.cuh"
+
+namespace ax {
+
+// The iteration space of a strided kernel, passed by value (CuPy: a NumPy structured scalar
+// of 1 + NDIM + NOP * NDIM integers of type I). Axis NDIM - 1 varies fastest.
+template <int NDIM, int NOP, class I>
+struct Strided {
+    I size;                  // elements in the iteration space
+    I shape[NDIM];           // coalesced extents
+    I strides[NOP][NDIM];    // per operand, in elements (negative and zero allowed)
+};
+
+// The element offsets of every operand at the C-order position ``idx`` over axes [lo, hi);
+// ``shape`` and ``strides`` are the extents and each operand's strides of NDIM axes.
+template <int NDIM, int NOP, class I>
+AX_DEV void unravel(const I* shape, const I (*strides)[NDIM], uindex_t<I> idx, int lo, int hi,
+                    I (&off)[NOP]) {
+#pragma unroll
+    for (int k = 0; k < NOP; ++k) off[k] = 0;
+#pragma unroll
+    for (int d = NDIM - 1; d >= 0; --d) {
+        if (d < lo || d >= hi) continue;
+        uindex_t<I> c = idx;
+        if (d > lo) {
+            const uindex_t<I> n = static_cast<uindex_t<I>>(shape[d]);
+            c = idx % n;
+            idx /= n;
+        }
+#pragma unroll
+        for (int k = 0; k < NOP; ++k) off[k] += static_cast<I>(c) * strides[k][d];
+    }
+}
+
+template <int NDIM, int NOP, class I>
+AX_DEV void offsets(const Strided<NDIM, NOP, I>& p, uindex_t<I> idx, I (&off)[NOP]) {
+    unravel<NDIM, NOP, I>(p.shape, p.strides, idx, 0, NDIM, off);
+}
+
+// --- casts: complex to real keeps the real part, to bool tests both parts (as the CPU) -------
+template <class D, class S>
+AX_HD D cast(S s) {
+    if constexpr (cuda::std::is_same_v<D, S>) {
+        return s;
+    } else if constexpr (is_complex_v<S>) {
+        if constexpr (cuda::std::is_same_v<D, bool>) {
+            return s.real() != 0 || s.imag() != 0;
+        } else if constexpr (is_complex_v<D>) {
+            using V = typename D::value_type;
+            return D(static_cast<V>(s.real()), static_cast<V>(s.imag()));
+        } else {
+            return static_cast<D>(s.real());
+        }
+    } else if constexpr (is_complex_v<D>) {
+        using V = typename D::value_type;
+        return D(static_cast<V>(s), V(0));
+    } else {
+        return static_cast<D>(s);
+    }
+}
+
+// The op of a cast kernel: a unary kernel whose functor converts.
+template <class D>
+struct op_cast_to {
+    template <class S> AX_HD static D f(S a) { return cast<D>(a); }
+};
+
+// --- unary and binary ops (Op::f from the generated functors) --------------------------------
+template <class Op, class T, class R, int NDIM, class I>
+AX_DEV void unary_strided(const Strided<NDIM, 2, I>& p, const T* a, R* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(p.size); i += thread_step<I>()) {
+        I off[2];
+        offsets(p, i, off);
+        o[off[1]] = static_cast<R>(Op::f(a[off[0]]));
+    }
+}
+template <class Op, class T, class R, class I>
+AX_DEV void unary_contiguous(I n, const T* a, R* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(n); i += thread_step<I>())
+        o[i] = static_cast<R>(Op::f(a[i]));
+}
+
+template <class Op, class T, class R, int NDIM, class I>
+AX_DEV void binary_strided(const Strided<NDIM, 3, I>& p, const T* a, const T* b, R* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(p.size); i += thread_step<I>()) {
+        I off[3];
+        offsets(p, i, off);
+        o[off[2]] = static_cast<R>(Op::f(a[off[0]], b[off[1]]));
+    }
+}
+template <class Op, class T, class R, class I>
+AX_DEV void binary_contiguous(I n, const T* a, const T* b, R* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(n); i += thread_step<I>())
+        o[i] = static_cast<R>(Op::f(a[i], b[i]));
+}
+
+// --- out = cond ? x : y, with cond bool and x, y, out of one dtype ---------------------------
+template <class T, int NDIM, class I>
+AX_DEV void where_strided(const Strided<NDIM, 4, I>& p, const bool* c, const T* x, const T* y,
+                          T* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(p.size); i += thread_step<I>()) {
+        I off[4];
+        offsets(p, i, off);
+        o[off[3]] = c[off[0]] ? x[off[1]] : y[off[2]];
+    }
+}
+template <class T, class I>
+AX_DEV void where_contiguous(I n, const bool* c, const T* x, const T* y, T* o) {
+    for (uindex_t<I> i = thread_start<I>(); i < uindex_t<I>(n); i += thread_step<I>())
+        o[i] = c[i] ? x[i] : y[i];
+}
+
+}  // namespace ax

@@ -1,0 +1,271 @@
+// Device versions of the scalar helpers the op expressions of ops.py use. Each mirrors the
+// function of the same name in ../cpu/ax_math.hpp (same results, NaN and sign-of-zero rules);
+// the generator maps the expressions' std:: calls to cuda::std::.
+#pragma once
+#include <cuda/std/cmath>
+#include "ax_types.cuh"
+
+namespace ax {
+
+namespace dstd = cuda::std;
+
+template <class T> AX_HD real_t<T> absolute(T a) {
+    if constexpr (is_complex_v<T>) return dstd::hypot(a.real(), a.imag());
+    else if constexpr (dstd::is_same_v<T, bool> || dstd::is_unsigned_v<T>) return a;
+    else if constexpr (dstd::is_integral_v<T>) return static_cast<T>(a < 0 ? -a : a);
+    else return dstd::fabs(a);
+}
+template <class T> AX_HD T neg(T a) {
+    if constexpr (dstd::is_same_v<T, bool>) return a;
+    else if constexpr (dstd::is_integral_v<T>)
+        return static_cast<T>(-static_cast<dstd::make_unsigned_t<T>>(a));
+    else return -a;
+}
+template <class T> AX_HD T invert(T a) {
+    if constexpr (dstd::is_same_v<T, bool>) return !a;
+    else return static_cast<T>(~a);
+}
+template <class T> AX_HD T bit_and(T a, T b) { return static_cast<T>(a & b); }
+template <class T> AX_HD T bit_or(T a, T b) { return static_cast<T>(a | b); }
+template <class T> AX_HD T bit_xor(T a, T b) { return static_cast<T>(a ^ b); }
+template <class T> AX_HD bool is_nan(T a) {
+    if constexpr (is_complex_v<T>) return dstd::isnan(a.real()) || dstd::isnan(a.imag());
+    else if constexpr (dstd::is_floating_point_v<T>) return dstd::isnan(a);
+    else return false;
+}
+template <class T> AX_HD bool is_inf(T a) {
+    if constexpr (is_complex_v<T>) return dstd::isinf(a.real()) || dstd::isinf(a.imag());
+    else if constexpr (dstd::is_floating_point_v<T>) return dstd::isinf(a);
+    else return false;
+}
+template <class T> AX_HD bool is_finite(T a) {
+    if constexpr (is_complex_v<T>) return dstd::isfinite(a.real()) && dstd::isfinite(a.imag());
+    else if constexpr (dstd::is_floating_point_v<T>) return dstd::isfinite(a);
+    else return true;
+}
+template <class T> AX_HD real_t<T> real_part(T a) {
+    if constexpr (is_complex_v<T>) return a.real();
+    else return a;
+}
+template <class T> AX_HD real_t<T> imag_part(T a) {
+    if constexpr (is_complex_v<T>) return a.imag();
+    else return real_t<T>(0);
+}
+template <class T> AX_HD T conjugate(T a) {
+    if constexpr (is_complex_v<T>) return dstd::conj(a);
+    else return a;
+}
+
+// --- rounding (identity on integers) ---------------------------------------------------------
+template <class T> AX_HD T ceil_(T a) {
+    if constexpr (dstd::is_floating_point_v<T>) return dstd::ceil(a); else return a;
+}
+template <class T> AX_HD T floor_(T a) {
+    if constexpr (dstd::is_floating_point_v<T>) return dstd::floor(a); else return a;
+}
+template <class T> AX_HD T trunc_(T a) {
+    if constexpr (dstd::is_floating_point_v<T>) return dstd::trunc(a); else return a;
+}
+// Half to even (the device's default rounding mode), each part of a complex number on its own.
+template <class T> AX_HD T round_(T a) {
+    if constexpr (is_complex_v<T>) return T(dstd::nearbyint(a.real()), dstd::nearbyint(a.imag()));
+    else if constexpr (dstd::is_floating_point_v<T>) return dstd::nearbyint(a);
+    else return a;
+}
+
+template <class T> AX_HD T sign_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const V n = dstd::numeric_limits<V>::quiet_NaN();
+        if (dstd::isnan(a.real()) || dstd::isnan(a.imag())) return T(n, n);
+        // One infinite part points along its axis (as NumPy); two make inf/inf, NaN.
+        if (dstd::isinf(a.real()) && dstd::isinf(a.imag())) return T(n, n);
+        if (dstd::isinf(a.real()))
+            return T(dstd::copysign(V(1), a.real()), dstd::copysign(V(0), a.imag()));
+        if (dstd::isinf(a.imag()))
+            return T(dstd::copysign(V(0), a.real()), dstd::copysign(V(1), a.imag()));
+        if (a.real() == 0 && a.imag() == 0) return T(0, 0);
+        return a / T(dstd::hypot(a.real(), a.imag()), V(0));
+    } else if constexpr (dstd::is_floating_point_v<T>) {
+        if (dstd::isnan(a)) return a;
+        return static_cast<T>((a > 0) - (a < 0));
+    } else if constexpr (dstd::is_unsigned_v<T>) {
+        return static_cast<T>(a > 0);
+    } else {
+        return static_cast<T>((a > 0) - (a < 0));
+    }
+}
+
+template <class T> AX_HD T reciprocal_(T a) { return T(1) / a; }
+
+// --- exponentials and logarithms of complex numbers, as the CPU computes them ----------------
+template <class T> AX_HD T expm1_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const V x = a.real(), y = a.imag();
+        if (!dstd::isfinite(x) || !dstd::isfinite(y)) return dstd::exp(a) - T(1);
+        if (x == 0 && y == 0) return T(V(0), y);
+        const V s = dstd::sin(y / 2);
+        return T(dstd::expm1(x) * dstd::cos(y) - 2 * s * s, dstd::exp(x) * dstd::sin(y));
+    } else {
+        return dstd::expm1(a);
+    }
+}
+template <class T> AX_HD T log1p_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const V x = a.real(), y = a.imag();
+        if (dstd::isfinite(x) && dstd::isfinite(y) && dstd::fabs(x) < V(0.5)
+            && dstd::fabs(y) < V(0.5)) {
+            // log|1 + z| = 0.5 * log1p(2x + x^2 + y^2), accurate for small z.
+            return T(V(0.5) * dstd::log1p(x * (2 + x) + y * y), dstd::atan2(y, 1 + x));
+        }
+        // T(1 + x, y), not T(1) + a: adding a complex 1 turns y = -0 into +0, the wrong
+        // side of the branch cut (../cpu/ax_math.hpp has that bug: log1p(-1.5-0j) gives +pi).
+        return dstd::log(T(1 + x, y));
+    } else {
+        return dstd::log1p(a);
+    }
+}
+template <class T> AX_HD T log2_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        const T l = dstd::log(a);
+        return T(l.real() / dstd::log(V(2)), l.imag() / dstd::log(V(2)));
+    } else {
+        return dstd::log2(a);
+    }
+}
+
+// tanh(+-inf + iy) for finite y is +-1 with a zero imaginary part of y's sign.
+template <class T> AX_HD T tanh_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = typename T::value_type;
+        if (dstd::isinf(a.real()) && dstd::isfinite(a.imag()))
+            return T(dstd::copysign(V(1), a.real()), dstd::copysign(V(0), a.imag()));
+    }
+    return dstd::tanh(a);
+}
+
+template <class T> AX_HD T logaddexp_(T a, T b) {
+    if (a == b) return a + static_cast<T>(0.693147180559945309417232121458176568);
+    const T d = a - b;
+    if (d > 0) return a + dstd::log1p(dstd::exp(-d));
+    if (d <= 0) return b + dstd::log1p(dstd::exp(d));
+    return d;  // NaN
+}
+
+// --- maximum and minimum propagate NaNs ------------------------------------------------------
+template <class T> AX_HD T maximum_(T a, T b) {
+    if constexpr (dstd::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+    }
+    return a > b ? a : b;
+}
+template <class T> AX_HD T minimum_(T a, T b) {
+    if constexpr (dstd::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+    }
+    return a < b ? a : b;
+}
+
+// --- shifts: counts outside [0, bits) give 0 (or -1 for a negative value shifted right) -----
+template <class T> AX_HD T lshift(T a, T b) {
+    using U = dstd::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return T(0);
+    return static_cast<T>(static_cast<U>(a) << b);
+}
+template <class T> AX_HD T rshift(T a, T b) {
+    using U = dstd::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) {
+        if constexpr (dstd::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+        else return T(0);
+    }
+    return static_cast<T>(a >> b);
+}
+
+// --- floor division and remainder (Python's semantics; x // 0 and x % 0 are 0 for integers) --
+template <class T> AX_HD T floor_div(T a, T b) {
+    if constexpr (dstd::is_floating_point_v<T>) {
+        if (b == 0 || dstd::isinf(a) || dstd::isinf(b) || a != a || b != b)
+            return dstd::floor(a / b);
+        T mod = dstd::fmod(a, b);
+        T div = (a - mod) / b;
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+        if (div != 0) {
+            T fl = dstd::floor(div);
+            if (div - fl > T(0.5)) fl += T(1);
+            return fl;
+        }
+        return dstd::copysign(T(0), a / b);
+    } else if constexpr (dstd::is_unsigned_v<T>) {
+        return b == 0 ? T(0) : static_cast<T>(a / b);
+    } else {
+        if (b == 0) return T(0);
+        if (b == T(-1)) return neg(a);
+        T q = static_cast<T>(a / b);
+        if ((a % b != 0) && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+        return q;
+    }
+}
+template <class T> AX_HD T remainder_(T a, T b) {
+    if constexpr (dstd::is_floating_point_v<T>) {
+        T mod = dstd::fmod(a, b);
+        if (b == 0) return mod;
+        if (mod != 0) {
+            if ((b < 0) != (mod < 0)) mod += b;
+        } else {
+            mod = dstd::copysign(T(0), b);
+        }
+        return mod;
+    } else if constexpr (dstd::is_unsigned_v<T>) {
+        return b == 0 ? T(0) : static_cast<T>(a % b);
+    } else {
+        if (b == 0 || b == T(-1)) return T(0);
+        T r = static_cast<T>(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+        return r;
+    }
+}
+
+// --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
+template <class T> AX_HD T power(T a, T b) {
+    if constexpr (dstd::is_floating_point_v<T> || is_complex_v<T>) {
+        return dstd::pow(a, b);
+    } else {
+        if constexpr (dstd::is_signed_v<T>) {
+            if (b < 0) {
+                if (a == 1) return T(1);
+                if (a == -1) return (b & 1) ? T(-1) : T(1);
+                return T(0);
+            }
+        }
+        using U = dstd::make_unsigned_t<T>;
+        U base = static_cast<U>(a), result = 1;
+        auto e = static_cast<U>(b);
+        while (e) {
+            if (e & 1) result = static_cast<U>(result * base);
+            base = static_cast<U>(base * base);
+            e >>= 1;
+        }
+        return static_cast<T>(result);
+    }
+}
+
+// --- ordering shared by the arg-reductions: NaNs last, complex numbers lexicographically ----
+template <class T> AX_HD bool ascending(T a, T b) {
+    if constexpr (is_complex_v<T>) {
+        if (is_nan(b)) return !is_nan(a);
+        if (is_nan(a)) return false;
+        return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+    } else if constexpr (dstd::is_floating_point_v<T>) {
+        if (b != b) return a == a;
+        return a < b;
+    } else {
+        return a < b;
+    }
+}
+
+}  // namespace ax

@@ -1,0 +1,222 @@
+// Reductions on the device, in two stages without atomics. The reduced axes come last in the
+// coalesced layout: the leading ``nkept`` axes index the outputs, the rest the elements folded
+// into each. A block folds one chunk of one output's elements (a strided loop per thread, then
+// warp shuffles and one shared-memory step across warps) and writes one partial result at
+// out[output * chunks + chunk]. With chunks == 1 that is the result; otherwise the partials,
+// a C-contiguous (outputs, chunks) array, are folded by the contiguous kernel with one chunk.
+// Blocks have a multiple of 32 threads, at most 1024.
+#pragma once
+#include "ax_elementwise.cuh"
+
+namespace ax {
+
+enum : unsigned { FULL_MASK = 0xffffffffu };  // every lane of a warp
+
+// The folds of ../cpu/ax_reduce.hpp, with the same identities (over bool, max is "any" and
+// min is "all").
+struct fold_sum {
+    template <class A> AX_DEV static A identity() { return A(0); }
+    template <class A> AX_DEV static A f(A a, A b) { return a + b; }
+};
+struct fold_prod {
+    template <class A> AX_DEV static A identity() { return A(1); }
+    template <class A> AX_DEV static A f(A a, A b) { return a * b; }
+};
+struct fold_max {
+    template <class A> AX_DEV static A identity() {
+        if constexpr (cuda::std::is_floating_point_v<A>)
+            return -cuda::std::numeric_limits<A>::infinity();
+        else return cuda::std::numeric_limits<A>::lowest();
+    }
+    template <class A> AX_DEV static A f(A a, A b) { return maximum_(a, b); }
+};
+struct fold_min {
+    template <class A> AX_DEV static A identity() {
+        if constexpr (cuda::std::is_floating_point_v<A>)
+            return cuda::std::numeric_limits<A>::infinity();
+        else return cuda::std::numeric_limits<A>::max();
+    }
+    template <class A> AX_DEV static A f(A a, A b) { return minimum_(a, b); }
+};
+
+// Warp shuffles of any dtype: narrow integers and bool travel as int, complex numbers by part.
+template <class T> AX_DEV T shfl_down(T v, unsigned d) {
+    if constexpr (is_complex_v<T>) return T(shfl_down(v.real(), d), shfl_down(v.imag(), d));
+    else if constexpr (sizeof(T) < 4)
+        return static_cast<T>(__shfl_down_sync(FULL_MASK, static_cast<int>(v), d));
+    else return __shfl_down_sync(FULL_MASK, v, d);
+}
+template <class T> AX_DEV T shfl_up(T v, unsigned d) {
+    if constexpr (is_complex_v<T>) return T(shfl_up(v.real(), d), shfl_up(v.imag(), d));
+    else if constexpr (sizeof(T) < 4)
+        return static_cast<T>(__shfl_up_sync(FULL_MASK, static_cast<int>(v), d));
+    else return __shfl_up_sync(FULL_MASK, v, d);
+}
+
+// Uninitialised shared memory for 32 values of A (complex types have constructors, which
+// __shared__ variables may not).
+template <class A>
+struct WarpSlots {
+    alignas(A) unsigned char bytes[32 * sizeof(A)];
+    AX_DEV A& operator[](unsigned i) { return reinterpret_cast<A*>(bytes)[i]; }
+};
+
+// Folds v over the block; thread 0 gets the result. Ends with a barrier, so the caller may
+// reuse ``slots`` at once.
+template <class Op, class A>
+AX_DEV A block_fold(A v, WarpSlots<A>& slots) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+#pragma unroll
+    for (unsigned d = 16; d > 0; d >>= 1) v = Op::f(v, shfl_down(v, d));
+    if (lane == 0) slots[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < nwarps ? slots[lane] : Op::template identity<A>();
+#pragma unroll
+        for (unsigned d = 16; d > 0; d >>= 1) v = Op::f(v, shfl_down(v, d));
+    }
+    __syncthreads();
+    return v;
+}
+
+// The layout of a strided reduction, passed by value: 4 + 2 * NDIM integers of type I.
+template <int NDIM, class I>
+struct ReduceParams {
+    I n_out;            // outputs: the product of the kept extents
+    I n_red;            // elements folded into each output
+    I chunks;           // blocks (partial results) per output, 1 <= chunks <= max(n_red, 1)
+    I nkept;            // axes [0, nkept) are kept, axes [nkept, NDIM) reduced
+    I shape[NDIM];
+    I strides[1][NDIM]; // the input's, in elements
+};
+
+// Calls body(output, first, end, base) for each (output, chunk) pair of this block, where
+// [first, end) is the chunk's range of reduced positions; base is unused by contiguous inputs.
+template <class I, class Body>
+AX_DEV void for_each_chunk(I n_out, I n_red, I chunks, Body body) {
+    using U = uindex_t<I>;
+    const U len = (U(n_red) + U(chunks) - 1) / U(chunks);
+    for (U pair = blockIdx.x; pair < U(n_out) * U(chunks); pair += gridDim.x) {
+        const U out = pair / U(chunks), first = (pair % U(chunks)) * len;
+        const U end = first + len < U(n_red) ? first + len : U(n_red);
+        body(pair, out, first, end);
+    }
+}
+
+template <class Op, class A, int NDIM, class I>
+AX_DEV void reduce_strided(const ReduceParams<NDIM, I>& p, const A* in, A* out) {
+    __shared__ WarpSlots<A> slots;
+    const int nk = static_cast<int>(p.nkept);
+    for_each_chunk<I>(p.n_out, p.n_red, p.chunks, [&](auto pair, auto o, auto first, auto end) {
+        I base[1], off[1];
+        unravel<NDIM, 1, I>(p.shape, p.strides, o, 0, nk, base);
+        A acc = Op::template identity<A>();
+        for (auto j = first + threadIdx.x; j < end; j += blockDim.x) {
+            unravel<NDIM, 1, I>(p.shape, p.strides, j, nk, NDIM, off);
+            acc = Op::f(acc, in[base[0] + off[0]]);
+        }
+        acc = block_fold<Op>(acc, slots);
+        if (threadIdx.x == 0) out[pair] = acc;
+    });
+}
+template <class Op, class A, class I>
+AX_DEV void reduce_contiguous(I n_out, I n_red, I chunks, const A* in, A* out) {
+    __shared__ WarpSlots<A> slots;
+    for_each_chunk<I>(n_out, n_red, chunks, [&](auto pair, auto o, auto first, auto end) {
+        const A* row = in + o * uindex_t<I>(n_red);
+        A acc = Op::template identity<A>();
+        for (auto j = first + threadIdx.x; j < end; j += blockDim.x) acc = Op::f(acc, row[j]);
+        acc = block_fold<Op>(acc, slots);
+        if (threadIdx.x == 0) out[pair] = acc;
+    });
+}
+
+// --- argmax / argmin: (value, position) pairs; the first NaN wins, then the first extreme ---
+// Whether (b, ib) beats (a, ia); a negative position marks an empty slot.
+template <bool Max, class A>
+AX_DEV bool beats(A a, cuda::std::int64_t ia, A b, cuda::std::int64_t ib) {
+    if (ib < 0) return false;
+    if (ia < 0) return true;
+    const bool na = is_nan(a), nb = is_nan(b);
+    if (na || nb) return nb && (!na || ib < ia);
+    if (Max ? ascending(a, b) : ascending(b, a)) return true;
+    if (Max ? ascending(b, a) : ascending(a, b)) return false;
+    return ib < ia;
+}
+
+template <bool Max, class A>
+AX_DEV void block_argfold(A& v, cuda::std::int64_t& iv, WarpSlots<A>& vs,
+                          WarpSlots<cuda::std::int64_t>& is) {
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+#pragma unroll
+    for (unsigned d = 16; d > 0; d >>= 1) {
+        const A w = shfl_down(v, d);
+        const cuda::std::int64_t iw = shfl_down(iv, d);
+        if (beats<Max>(v, iv, w, iw)) { v = w; iv = iw; }
+    }
+    if (lane == 0) { vs[warp] = v; is[warp] = iv; }
+    __syncthreads();
+    if (warp == 0) {
+        iv = -1;
+        if (lane < nwarps) { v = vs[lane]; iv = is[lane]; }
+#pragma unroll
+        for (unsigned d = 16; d > 0; d >>= 1) {
+            const A w = shfl_down(v, d);
+            const cuda::std::int64_t iw = shfl_down(iv, d);
+            if (beats<Max>(v, iv, w, iw)) { v = w; iv = iw; }
+        }
+    }
+    __syncthreads();
+}
+
+// Positions count reduced elements in C order over the reduced axes (the runtime merges those
+// axes but must not reorder them). ``out`` may be null: the last stage needs positions only.
+template <bool Max, class A, int NDIM, class I>
+AX_DEV void argreduce_strided(const ReduceParams<NDIM, I>& p, const A* in, A* out,
+                              cuda::std::int64_t* out_index) {
+    __shared__ WarpSlots<A> vs;
+    __shared__ WarpSlots<cuda::std::int64_t> is;
+    const int nk = static_cast<int>(p.nkept);
+    for_each_chunk<I>(p.n_out, p.n_red, p.chunks, [&](auto pair, auto o, auto first, auto end) {
+        I base[1], off[1];
+        unravel<NDIM, 1, I>(p.shape, p.strides, o, 0, nk, base);
+        A best{};
+        cuda::std::int64_t ib = -1;
+        for (auto j = first + threadIdx.x; j < end; j += blockDim.x) {
+            unravel<NDIM, 1, I>(p.shape, p.strides, j, nk, NDIM, off);
+            const A x = in[base[0] + off[0]];
+            const auto ij = static_cast<cuda::std::int64_t>(j);
+            if (beats<Max>(best, ib, x, ij)) { best = x; ib = ij; }
+        }
+        block_argfold<Max>(best, ib, vs, is);
+        if (threadIdx.x == 0) {
+            if (out) out[pair] = best;
+            out_index[pair] = ib;
+        }
+    });
+}
+// ``in_index`` holds the positions of a first stage's partials, or is null (position j).
+template <bool Max, class A, class I>
+AX_DEV void argreduce_contiguous(I n_out, I n_red, I chunks, const A* in,
+                                 const cuda::std::int64_t* in_index, A* out,
+                                 cuda::std::int64_t* out_index) {
+    __shared__ WarpSlots<A> vs;
+    __shared__ WarpSlots<cuda::std::int64_t> is;
+    for_each_chunk<I>(n_out, n_red, chunks, [&](auto pair, auto o, auto first, auto end) {
+        const auto row = o * uindex_t<I>(n_red);
+        A best{};
+        cuda::std::int64_t ib = -1;
+        for (auto j = first + threadIdx.x; j < end; j += blockDim.x) {
+            const A x = in[row + j];
+            const auto ij = in_index ? in_index[row + j] : static_cast<cuda::std::int64_t>(j);
+            if (beats<Max>(best, ib, x, ij)) { best = x; ib = ij; }
+        }
+        block_argfold<Max>(best, ib, vs, is);
+        if (threadIdx.x == 0) {
+            if (out) out[pair] = best;
+            out_index[pair] = ib;
+        }
+    });
+}
+
+}  // namespace ax
