@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 
 import arrayx as xp
-from benchmarks import bench_elementwise, bench_foundation
+from benchmarks import bench_elementwise, bench_foundation, bench_reductions
 from benchmarks.harness import describe_environment, repeats, table
 
-SUITES = {"foundation": bench_foundation, "elementwise": bench_elementwise}
+SUITES = {
+    "foundation": bench_foundation, "elementwise": bench_elementwise,
+    "reductions": bench_reductions,
+}
 
 
 def main(argv: list[str] | None = None) -> None:
