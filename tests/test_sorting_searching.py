@@ -94,3 +94,25 @@ def test_bad_sorting_input() -> None:
         xp.searchsorted(xp.ones(2), xp.ones(2), side="middle")
     with pytest.raises(ValueError):
         xp.nonzero(xp.asarray(1))
+
+
+@pytest.mark.parametrize("n", [5000, 3 * 2**20 + 7])
+@given(data=st.data())
+def test_long_runs_of_argmax_argmin_max_min(n: int, data: st.DataObject) -> None:
+    # Long enough for the blocked kernel (5000) and for the parallel ranges (3 * 2^20 + 7);
+    # the planted values (NaNs, ties, signed zeros, infinities) land anywhere, the first
+    # occurrence having to win.
+    dtype = data.draw(st.sampled_from([np.float64, np.float32, np.int64, np.uint8, np.int16]))
+    a = np.zeros(n, dtype=dtype)
+    planted = data.draw(st.lists(st.tuples(
+        st.integers(0, n - 1),
+        st.sampled_from([np.nan, -np.inf, np.inf, -0.0, 1.0, -1.0, 7.0, 7.0, -7.0])),
+        min_size=0, max_size=6))
+    for i, v in planted:
+        if a.dtype.kind in "iu" and (not np.isfinite(v) or v < 0 and a.dtype.kind == "u"):
+            continue
+        a[i] = v
+    x = xp.asarray(a)
+    for name in ("argmax", "argmin", "max", "min"):
+        got = np.asarray(getattr(xp, name)(x))
+        np.testing.assert_array_equal(got, getattr(np, name)(a), err_msg=name)

@@ -2,7 +2,7 @@ from libc.stdint cimport int64_t
 
 from arrayx._core.layout cimport Layout
 from arrayx._core.storage cimport Storage
-from arrayx._kernels.cpu.kernels cimport loop2d_fn
+from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
 
 cdef int ITEMSIZE[13]
 
@@ -16,7 +16,8 @@ cdef object read_scalar(const char* ptr, int code)
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1
 cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
-               bint serial=*, const int* stored=*) except -1
+               bint serial=*, const int* stored=*, fold_init_fn fold_init=*,
+               int64_t fold_size=*) except -1
 cdef int promote_codes(int a, int b) noexcept
 cdef tuple unary(int op, Storage s, Layout l, int code)
 cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb)

@@ -15,6 +15,7 @@ from arrayx._core.layout cimport (
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
+from arrayx._kernels.cpu.iterate cimport run_fold
 from arrayx._kernels.cpu.kernels cimport (
     binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, loop2d_fn, unary_kernel,
     where_kernel,
@@ -246,13 +247,16 @@ cdef int promote_codes(int a, int b) noexcept:
 
 
 cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
-               bint serial=False, const int* stored=NULL) except -1:
+               bint serial=False, const int* stored=NULL, fold_init_fn fold_init=NULL,
+               int64_t fold_size=0) except -1:
     """Run a kernel over ``shape``'s shape; the last operand is the one written.
 
     ``storages`` and ``layouts`` hold the operands' ``Storage`` and ``Layout`` (already
     broadcast, at most ``MAX_OPERANDS``); ``c``
     the dtype codes the kernel takes. ``stored``, when given, holds the dtype codes the inputs
-    are stored in: those that differ are cast chunk by chunk as the kernel runs.
+    are stored in: those that differ are cast chunk by chunk as the kernel runs. With
+    ``fold_init``, the kernel is a fold of operand 0 into a fresh C-ordered output of
+    ``fold_size`` accumulators (see ``iterate.run_fold``).
     """
     cdef int n = shape.ndim
     cdef int64_t dims[MAXDIM + 2]
@@ -281,9 +285,16 @@ cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape
     cdef const loop2d_fn* cast_table = NULL
     if cast:
         cast_table = &casts[0]
+    cdef int status = 0
     with nogil:
         nd = coalesce(nop, n, dims, strides)
-        cpu_run(fn, nop, nd, dims, base, strides, isz, serial, cast_table)
+        if fold_init != NULL:
+            status = run_fold(fn, fold_init, nd, dims, base, strides, isz, cast_table,
+                              fold_size, ITEMSIZE[c[1]])
+        else:
+            cpu_run(fn, nop, nd, dims, base, strides, isz, serial, cast_table)
+    if status:
+        raise MemoryError("no memory for a parallel reduction's partial results")
     return 0
 
 
@@ -435,7 +446,8 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     cdef int stored[2]
     c[:] = [acc, acc]
     stored[:] = [code, acc]
-    run_n(fn, (s, o), (l, spread), c, spread, True, stored)
+    cdef fold_init_fn init = fold_init_kernel(op, acc)
+    run_n(fn, (s, o), (l, spread), c, spread, True, stored, init, ol.size)
     return o, ol, acc
 
 

@@ -3,9 +3,11 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport contiguous, normalize_axis
+from arrayx._engine cimport ITEMSIZE
 from arrayx._engine cimport where as engine_where
+from arrayx._kernels.cpu.iterate cimport arg_extreme
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_kernel, nonzero_positions, searchsorted_kernel,
+    argextreme_fn, argextreme_kernel, nonzero_positions, searchsorted_kernel,
 )
 
 from arrayx._manipulation import expand_dims, moveaxis, reshape
@@ -59,18 +61,23 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
     if a._layout.size == 0:
         raise ValueError(f"{name} of an empty array has no position")
-    cdef Array work
-    if axis is None:
-        work = contiguous_copy(reshape(a, (-1,)), a._code)
-    else:
-        work = contiguous_copy(moveaxis(a, normalize_axis(axis, a._layout.ndim), -1), a._code)
+    cdef Array work = reshape(a, (-1,)) if axis is None else moveaxis(
+        a, normalize_axis(axis, a._layout.ndim), -1)
+    if not work._layout.c_contiguous:
+        work = contiguous_copy(work, work._code)
     cdef int64_t n = work._layout.shape_[work._layout.ndim - 1]
     cdef int64_t rows = work._layout.size // n
     cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), 4,
                                a._storage.device)
+    cdef argextreme_fn fn = argextreme_kernel(work._code)
+    cdef int isz = ITEMSIZE[work._code]
+    cdef const char* data = work._storage.data + work._layout.offset * isz
+    cdef int64_t* o = <int64_t*>out._storage.data
     with nogil:
-        argextreme_kernel(work._code)(work._storage.data, <int64_t*>out._storage.data, rows, n,
-                                      want_max)
+        if rows == 1:
+            o[0] = arg_extreme(fn, data, n, isz, want_max)
+        else:
+            fn(data, o, rows, n, want_max)
     if keepdims:
         if axis is None:
             return reshape(out, (1,) * a._layout.ndim)

@@ -157,19 +157,14 @@ template <class T> inline T logaddexp_(T a, T b) {
 }
 
 // --- maximum and minimum propagate NaNs ------------------------------------------------------
+// NaN-propagating; written as one select so that loops over them vectorise.
 template <class T> inline T maximum_(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-        if (a != a) return a;
-        if (b != b) return b;
-    }
-    return a > b ? a : b;
+    if constexpr (std::is_floating_point_v<T>) return ((a > b) | (a != a)) ? a : b;
+    else return a > b ? a : b;
 }
 template <class T> inline T minimum_(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-        if (a != a) return a;
-        if (b != b) return b;
-    }
-    return a < b ? a : b;
+    if constexpr (std::is_floating_point_v<T>) return ((a < b) | (a != a)) ? a : b;
+    else return a < b ? a : b;
 }
 
 // --- shifts: counts outside [0, bits) give 0 (or -1 for a negative value shifted right) -----

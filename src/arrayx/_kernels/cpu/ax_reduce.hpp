@@ -5,20 +5,29 @@
 // independent accumulators the compiler vectorises); when the inner axis is kept, rows are
 // accumulated into the output row (streaming, as NumPy does for axis 0 of a C-ordered array).
 #pragma once
+#include <algorithm>
+#include <array>
 #include <limits>
 #include "ax_math.hpp"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace ax {
 
+// `extreme` marks max (1) and min (-1): their contiguous rows take `extreme_run`.
 struct fold_sum {
+    static constexpr int extreme = 0;
     template <class A> static A identity() { return A(0); }
     template <class A> static A f(A a, A b) { return a + b; }
 };
 struct fold_prod {
+    static constexpr int extreme = 0;
     template <class A> static A identity() { return A(1); }
     template <class A> static A f(A a, A b) { return a * b; }
 };
 struct fold_max {
+    static constexpr int extreme = 1;
     template <class A> static A identity() {
         if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
         else return std::numeric_limits<A>::lowest();
@@ -26,12 +35,108 @@ struct fold_max {
     template <class A> static A f(A a, A b) { return maximum_(a, b); }
 };
 struct fold_min {
+    static constexpr int extreme = -1;
     template <class A> static A identity() {
         if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
         else return std::numeric_limits<A>::max();
     }
     template <class A> static A f(A a, A b) { return minimum_(a, b); }
 };
+
+#ifdef __SSE2__
+// SSE2 lanes of float and double: max/min keep the accumulator on ties and NaNs (maxpd's
+// `x > r ? x : r`), and NaNs are tracked in a mask of their own.
+template <class T> struct Lanes;
+template <> struct Lanes<double> {
+    using V = __m128d;
+    static constexpr int width = 2;
+    static V load(const double* p) { return _mm_loadu_pd(p); }
+    static V max(V x, V r) { return _mm_max_pd(x, r); }
+    static V min(V x, V r) { return _mm_min_pd(x, r); }
+    static V unordered(V x) { return _mm_cmpunord_pd(x, x); }
+    static V bit_or(V a, V b) { return _mm_or_pd(a, b); }
+    static V zero() { return _mm_setzero_pd(); }
+    static bool any(V m) { return _mm_movemask_pd(m) != 0; }
+    static void store(double* p, V x) { _mm_storeu_pd(p, x); }
+};
+template <> struct Lanes<float> {
+    using V = __m128;
+    static constexpr int width = 4;
+    static V load(const float* p) { return _mm_loadu_ps(p); }
+    static V max(V x, V r) { return _mm_max_ps(x, r); }
+    static V min(V x, V r) { return _mm_min_ps(x, r); }
+    static V unordered(V x) { return _mm_cmpunord_ps(x, x); }
+    static V bit_or(V a, V b) { return _mm_or_ps(a, b); }
+    static V zero() { return _mm_setzero_ps(); }
+    static bool any(V m) { return _mm_movemask_ps(m) != 0; }
+    static void store(float* p, V x) { _mm_storeu_ps(p, x); }
+};
+#endif
+
+// The largest (Max) or smallest element of the contiguous run p[0..n), n >= 1; NaN if any
+// element is NaN.
+template <bool Max, class T>
+T extreme_run(const T* p, int64_t n) {
+    int64_t i = 0;
+    T acc = p[0];
+#ifdef __SSE2__
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+        using L = Lanes<T>;
+        constexpr int W = L::width;
+        if (n >= 4 * W) {
+            typename L::V r[4], nan = L::zero();
+            for (int k = 0; k < 4; ++k) r[k] = L::load(p + k * W);
+            for (i = 0; i + 4 * W <= n; i += 4 * W) {
+                for (int k = 0; k < 4; ++k) {
+                    const typename L::V x = L::load(p + i + k * W);
+                    r[k] = Max ? L::max(x, r[k]) : L::min(x, r[k]);
+                    nan = L::bit_or(nan, L::unordered(x));
+                }
+            }
+            if (L::any(nan)) return std::numeric_limits<T>::quiet_NaN();
+            T lanes[4 * W];
+            for (int k = 0; k < 4; ++k) L::store(lanes + k * W, r[k]);
+            acc = lanes[0];
+            for (int k = 1; k < 4 * W; ++k) acc = Max ? maximum_(acc, lanes[k]) : minimum_(acc, lanes[k]);
+        }
+    }
+#endif
+    for (; i < n; ++i) acc = Max ? maximum_(acc, p[i]) : minimum_(acc, p[i]);
+    return acc;
+}
+
+// The index of the first largest (Max) or smallest element of p[0..n), n >= 1, a NaN counting
+// as the extreme: blocks are reduced with `extreme_run`, and only the block holding the answer
+// is scanned for its position.
+template <bool Max, class T>
+int64_t arg_extreme_run(const T* p, int64_t n) {
+    constexpr int64_t B = 1024;
+    T best = p[0];
+    int64_t block = 0;
+    for (int64_t b = 0; b < n; b += B) {
+        const int64_t m = std::min(B, n - b);
+        const T e = extreme_run<Max>(p + b, m);
+        if (is_nan(e)) {
+            for (int64_t i = b;; ++i)
+                if (is_nan(p[i])) return i;
+        }
+        if (Max ? e > best : e < best) {
+            best = e;
+            block = b;
+        }
+    }
+    for (int64_t i = block;; ++i)
+        if (p[i] == best) return i;
+}
+
+template <class T>
+void argextreme_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool want_max) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* row = reinterpret_cast<const T*>(data) + r * n;
+        out[r] = want_max ? arg_extreme_run<true>(row, n) : arg_extreme_run<false>(row, n);
+    }
+}
+using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
 
 constexpr int64_t PAIRWISE_BLOCK = 128;
 
@@ -70,6 +175,12 @@ void fold_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
     if (st[3] == 0) {
         for (int64_t i = 0; i < n0; ++i) {
             A* o = out + i * st[2];
+            if constexpr (Op::extreme != 0) {
+                if (st[1] == 1) {
+                    *o = Op::f(*o, extreme_run<(Op::extreme > 0)>(in + i * st[0], n1));
+                    continue;
+                }
+            }
             *o = Op::f(*o, fold_row<Op, A>(in + i * st[0], st[1], n1));
         }
         return;
@@ -135,6 +246,20 @@ inline const FoldTables& fold_tables() {
     return t;
 }
 inline loop2d_fn fold_kernel(int op, int code) { return fold_tables().fn[op][code]; }
+struct ArgExtremeMaker {
+    template <int C> static argextreme_fn make() {
+        if constexpr (is_complex_v<T_<C>>) return nullptr;
+        else return &argextreme_rows<T_<C>>;
+    }
+};
+inline argextreme_fn argextreme_kernel(int code) {
+    static const auto table = [] {
+        std::array<argextreme_fn, NCODES> t{};
+        fill_table<ArgExtremeMaker>(t.data());
+        return t;
+    }();
+    return table[code];
+}
 inline fold_init_fn fold_init_kernel(int op, int code) { return fold_tables().init[op][code]; }
 
 }  // namespace ax

@@ -63,19 +63,6 @@ void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool 
     }
 }
 
-template <class T>
-void argextreme_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool want_max) {
-    for (int64_t r = 0; r < rows; ++r) {
-        const T* row = reinterpret_cast<const T*>(data) + r * n;
-        int64_t best = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            if (nan_of(row[i])) { best = i; break; }
-            if (want_max ? ascending(row[best], row[i]) : ascending(row[i], row[best])) best = i;
-        }
-        out[r] = best;
-    }
-}
-
 // For each of m values, where it would go in the ascending (NaNs last) array `sorted` of n
 // elements, seen through `sorter` when it is not null: before equal elements (left) or after.
 template <class T>
@@ -150,7 +137,6 @@ void gather_1d(const char* src_, const int64_t* idx, int64_t m, char* out_) {
 
 using sort_fn = void (*)(char*, int64_t, int64_t, bool, bool);
 using argsort_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool, bool);
-using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
 using gather_fn = void (*)(const char*, const int64_t*, int64_t, char*);
 using run_starts_fn = int64_t (*)(const char*, int64_t, int64_t*);
 using isin_fn = void (*)(const char*, int64_t, const char*, int64_t, bool, char*);
@@ -160,7 +146,6 @@ using searchsorted_fn = void (*)(const char*, int64_t, const int64_t*, const cha
 struct SortTables {
     sort_fn sort[NCODES];
     argsort_fn argsort[NCODES];
-    argextreme_fn argextreme[NCODES];
     searchsorted_fn searchsorted[NCODES];
     run_starts_fn run_starts[NCODES];
     gather_fn gather[NCODES];
@@ -173,11 +158,9 @@ struct SortTables {
     };
     struct S { template <int C> static sort_fn make() { return &sort_rows<T_<C>>; } };
     struct A { template <int C> static argsort_fn make() { return &argsort_rows<T_<C>>; } };
-    struct E { template <int C> static argextreme_fn make() { return &argextreme_rows<T_<C>>; } };
     SortTables() {
         fill_table<S>(sort);
         fill_table<A>(argsort);
-        fill_table<E>(argextreme);
         fill_table<Q>(searchsorted);
         fill_table<R>(run_starts);
         fill_table<G>(gather);
@@ -191,7 +174,6 @@ inline const SortTables& sort_tables() {
 }
 inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
 inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
-inline argextreme_fn argextreme_kernel(int code) { return sort_tables().argextreme[code]; }
 inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
 inline gather_fn gather_kernel(int code) { return sort_tables().gather[code]; }
 inline run_starts_fn run_starts_kernel(int code) { return sort_tables().run_starts[code]; }

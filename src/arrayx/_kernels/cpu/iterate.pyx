@@ -9,8 +9,10 @@ import os
 
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
-from arrayx._kernels.cpu.kernels cimport loop2d_fn
+from arrayx._kernels.cpu.kernels cimport argextreme_fn, fold_init_fn, loop2d_fn
 
 cdef extern from "ax_omp.h" nogil:
     int omp_get_max_threads()
@@ -208,3 +210,107 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
         for u in prange(units, num_threads=threads, schedule="guided"):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
+
+
+# A fold above PARALLEL_MIN elements is cut into this many parts, whatever the thread count,
+# so that its result (a float sum's rounding) does not depend on how many threads ran it.
+cdef int64_t FOLD_PARTS = FOLD_PARTS_MAX
+
+
+cdef inline void run_part(loop2d_fn fn, int ndim, const int64_t* shape, char** base,
+                          const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
+                          int axis, int64_t part, int64_t parts, char* private_out) noexcept nogil:
+    """Fold part ``part`` of ``parts`` along ``axis`` (into ``private_out`` when not NULL)."""
+    cdef int64_t sub[MAX_DIMS]  # coalesced: at most arrayx's 64 dimensions
+    cdef char* ptrs[2]
+    cdef int64_t extent = shape[axis]
+    cdef int64_t start = part * extent // parts
+    cdef int d
+    for d in range(ndim):
+        sub[d] = shape[d]
+    sub[axis] = (part + 1) * extent // parts - start
+    for d in range(2):
+        ptrs[d] = base[d] + start * strides[d * ndim + axis] * itemsize[d]
+    if private_out != NULL:
+        ptrs[1] = private_out
+    run(fn, 2, ndim, sub, ptrs, strides, itemsize, True, casts)
+
+
+cdef int run_fold(loop2d_fn fn, fold_init_fn init, int ndim, const int64_t* shape, char** base,
+                  const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
+                  int64_t out_size, int acc_size) noexcept nogil:
+    """Fold operand 0 into operand 1, a C-ordered buffer of ``out_size`` accumulators seen with
+    stride 0 along the reduced axes (already holding the fold's identity).
+
+    Above ``PARALLEL_MIN`` elements the outermost axis of at least ``FOLD_PARTS`` elements is
+    cut into ``FOLD_PARTS`` ranges folded in parallel. Ranges of a kept axis write disjoint
+    outputs; ranges of a reduced axis fold into private identity-filled buffers, combined into
+    the output in range order afterwards, so the result does not depend on the schedule.
+    Returns -1 when the private buffers cannot be allocated (nothing is written then).
+    """
+    cdef int64_t total = 1
+    cdef int d, axis = -1
+    for d in range(ndim):
+        total *= shape[d]
+    for d in range(ndim):
+        if shape[d] >= FOLD_PARTS:
+            axis = d
+            break
+    cdef bint reduced = axis >= 0 and strides[ndim + axis] == 0
+    if total < PARALLEL_MIN or axis < 0 or (reduced and out_size * FOLD_PARTS > total // 4):
+        run(fn, 2, ndim, shape, base, strides, itemsize, True, casts)
+        return 0
+    cdef char* buffers = NULL
+    cdef int64_t p, bytes_per = out_size * acc_size
+    if reduced:
+        buffers = <char*>malloc((FOLD_PARTS - 1) * bytes_per)
+        if buffers == NULL:
+            return -1
+        for p in range(FOLD_PARTS - 1):
+            init(buffers + p * bytes_per, out_size)
+    cdef int threads = num_threads
+    if threads == 1:
+        for p in range(FOLD_PARTS):
+            run_part(fn, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
+                     buffers + (p - 1) * bytes_per if reduced and p else NULL)
+    else:
+        for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
+            run_part(fn, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
+                     buffers + (p - 1) * bytes_per if reduced and p else NULL)
+    cdef char* ptrs[2]
+    cdef int64_t st[4]
+    st[0] = 0
+    st[1] = 1
+    st[2] = 0
+    st[3] = 1
+    if reduced:
+        for p in range(FOLD_PARTS - 1):
+            ptrs[0] = buffers + p * bytes_per
+            ptrs[1] = base[1]
+            fn(ptrs, st, 1, out_size)
+        free(buffers)
+    return 0
+
+
+cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int itemsize,
+                         bint want_max) noexcept nogil:
+    """The position of the first extreme of the contiguous run ``data[0..n)`` (``n >= 1``).
+
+    Above ``PARALLEL_MIN`` elements ``FOLD_PARTS`` ranges are searched in parallel; the
+    answer is the first range's candidate that the kernel picks among the candidates.
+    """
+    cdef int64_t found[FOLD_PARTS_MAX]
+    cdef char candidates[FOLD_PARTS_MAX * 16]
+    cdef int64_t p, start, best = 0
+    cdef int threads = num_threads
+    if n < PARALLEL_MIN or threads == 1:
+        fn(data, &best, 1, n, want_max)
+        return best
+    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
+        start = p * n // FOLD_PARTS
+        fn(data + start * itemsize, &found[p], 1, (p + 1) * n // FOLD_PARTS - start, want_max)
+        found[p] = found[p] + start
+    for p in range(FOLD_PARTS):
+        memcpy(candidates + p * itemsize, data + found[p] * itemsize, itemsize)
+    fn(candidates, &best, 1, FOLD_PARTS, want_max)
+    return found[best]

@@ -27,16 +27,16 @@ cdef extern from "ax_reduce.hpp" namespace "ax" nogil:
     loop2d_fn fold_kernel(int op, int code)
     fold_init_fn fold_init_kernel(int op, int code)
     int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
+    ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
+                                   bint want_max)
+    argextreme_fn argextreme_kernel(int code)
 
 cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     ctypedef void (*sort_fn)(char* data, int64_t rows, int64_t n, bint desc, bint stable)
     ctypedef void (*argsort_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                 bint desc, bint stable)
-    ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
-                                   bint want_max)
     sort_fn sort_kernel(int code)
     argsort_fn argsort_kernel(int code)
-    argextreme_fn argextreme_kernel(int code)
     ctypedef void (*searchsorted_fn)(const char* sorted, int64_t n, const int64_t* sorter,
                                      const char* values, int64_t m, bint right, int64_t* out)
     searchsorted_fn searchsorted_kernel(int code)
