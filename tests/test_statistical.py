@@ -190,19 +190,22 @@ def test_all_any(name: str, a: np.ndarray, data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("shape_axis", [((3 * 2**20,), None), ((2048, 1024), 0),
                                         ((1024, 2048), 1), ((64, 128, 256), (0, 2))])
-def test_large_sums_do_not_depend_on_the_thread_count(shape_axis: tuple) -> None:
+def test_large_sums_and_variances_do_not_depend_on_the_thread_count(shape_axis: tuple) -> None:
     # Above the parallel threshold a fold is cut into a fixed number of ranges: the rounding
-    # of a float sum is the same on one thread as on several, and close to NumPy's.
+    # of a float sum (and of var's squared deviations) is the same on one thread as on
+    # several, and close to NumPy's.
     shape, axis = shape_axis
     a = np.random.default_rng(1).standard_normal(shape)
     x = xp.asarray(a)
     threads = xp.get_num_threads()
-    try:
-        xp.set_num_threads(1)
-        one = np.asarray(xp.sum(x, axis=axis))
-        xp.set_num_threads(max(2, threads))
-        many = np.asarray(xp.sum(x, axis=axis))
-    finally:
-        xp.set_num_threads(threads)
-    np.testing.assert_array_equal(one, many)
-    np.testing.assert_allclose(one, np.sum(a, axis=axis), rtol=1e-10, atol=1e-9)
+    for name in ("sum", "var"):
+        try:
+            xp.set_num_threads(1)
+            one = np.asarray(getattr(xp, name)(x, axis=axis))
+            xp.set_num_threads(max(2, threads))
+            many = np.asarray(getattr(xp, name)(x, axis=axis))
+        finally:
+            xp.set_num_threads(threads)
+        np.testing.assert_array_equal(one, many, err_msg=name)
+        np.testing.assert_allclose(one, getattr(np, name)(a, axis=axis), rtol=1e-10, atol=1e-9,
+                                   err_msg=name)

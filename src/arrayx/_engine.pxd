@@ -17,7 +17,7 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
               int c1) except -1
 cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
                bint serial=*, const int* stored=*, fold_init_fn fold_init=*,
-               int64_t fold_size=*) except -1
+               int64_t fold_size=*, loop2d_fn fold_combine=*) except -1
 cdef int promote_codes(int a, int b) noexcept
 cdef tuple unary(int op, Storage s, Layout l, int code)
 cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb)
@@ -26,5 +26,7 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)
+cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,
+                              tuple axes)
 cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
                 bint include_initial, object identity)

@@ -17,8 +17,8 @@ from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
 from arrayx._kernels.cpu.iterate cimport run_fold
 from arrayx._kernels.cpu.kernels cimport (
-    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, loop2d_fn, unary_kernel,
-    where_kernel,
+    FOLD_SUM, binary_kernel, cast_kernel, fold_init_fn, fold_init_kernel, fold_kernel, loop2d_fn,
+    squared_deviations_kernel, unary_kernel, where_kernel,
 )
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
@@ -248,15 +248,16 @@ cdef int promote_codes(int a, int b) noexcept:
 
 cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
                bint serial=False, const int* stored=NULL, fold_init_fn fold_init=NULL,
-               int64_t fold_size=0) except -1:
+               int64_t fold_size=0, loop2d_fn fold_combine=NULL) except -1:
     """Run a kernel over ``shape``'s shape; the last operand is the one written.
 
     ``storages`` and ``layouts`` hold the operands' ``Storage`` and ``Layout`` (already
     broadcast, at most ``MAX_OPERANDS``); ``c``
     the dtype codes the kernel takes. ``stored``, when given, holds the dtype codes the inputs
     are stored in: those that differ are cast chunk by chunk as the kernel runs. With
-    ``fold_init``, the kernel is a fold of operand 0 into a fresh C-ordered output of
-    ``fold_size`` accumulators (see ``iterate.run_fold``).
+    ``fold_init``, the kernel is a fold of the inputs into a fresh C-ordered output of
+    ``fold_size`` accumulators whose partial results ``fold_combine`` adds up (see
+    ``iterate.run_fold``).
     """
     cdef int n = shape.ndim
     cdef int64_t dims[MAXDIM + 2]
@@ -289,8 +290,8 @@ cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape
     with nogil:
         nd = coalesce(nop, n, dims, strides)
         if fold_init != NULL:
-            status = run_fold(fn, fold_init, nd, dims, base, strides, isz, cast_table,
-                              fold_size, ITEMSIZE[c[1]])
+            status = run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz,
+                              cast_table, fold_size)
         else:
             cpu_run(fn, nop, nd, dims, base, strides, isz, serial, cast_table)
     if status:
@@ -446,9 +447,39 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     cdef int stored[2]
     c[:] = [acc, acc]
     stored[:] = [code, acc]
-    cdef fold_init_fn init = fold_init_kernel(op, acc)
-    run_n(fn, (s, o), (l, spread), c, spread, True, stored, init, ol.size)
+    run_n(fn, (s, o), (l, spread), c, spread, True, stored, fold_init_kernel(op, acc), ol.size,
+          fn)
     return o, ol, acc
+
+
+cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,
+                              tuple axes):
+    """The sums of ``(x - centre)^2`` over ``axes`` of a float32/float64 ``x`` (seen through
+    ``l``), ``centre`` (``cl``) keeping unit axes at ``axes``: var's second pass, without a
+    full-size temporary. Returns ``(storage, layout, code)`` of a C-ordered result shaped as
+    ``centre``.
+    """
+    cdef loop2d_fn fn = squared_deviations_kernel(code)
+    if fn == NULL:
+        raise TypeError(f"squared deviations need a real floating-point array, not "
+                        f"{_dtypes.DTYPES[code]}")
+    cdef Layout ol = contiguous(cl.ndim, cl.shape_)
+    cdef Storage o = allocate(ol, code, s.device, True)
+    if l.size == 0:
+        return o, ol, code
+    cdef int64_t st[MAXDIM]
+    cdef int i
+    for i in range(l.ndim):
+        st[i] = 0 if i in axes else ol.strides_[i]
+    cdef Layout spread = new_layout(l.ndim, l.shape_, st, 0)
+    for i in range(l.ndim):
+        st[i] = 0 if i in axes else cl.strides_[i]
+    cdef Layout centre = new_layout(l.ndim, l.shape_, st, cl.offset)
+    cdef int c[3]
+    c[:] = [code, code, code]
+    run_n(fn, (s, cs, o), (l, centre, spread), c, spread, True, NULL,
+          fold_init_kernel(FOLD_SUM, code), ol.size, fold_kernel(FOLD_SUM, code))
+    return o, ol, code
 
 
 cdef Layout _along(Layout l, int axis, int64_t start, int64_t length):

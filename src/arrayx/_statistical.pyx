@@ -1,11 +1,11 @@
 """Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
 from arrayx._array cimport Array, as_array, code_of, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
-from arrayx._engine cimport fold, scan
+from arrayx._engine cimport fold, scan, squared_deviations
 
 from arrayx._engine import BINARY_NAMES
 
-from arrayx._elementwise import divide, multiply, sqrt, subtract
+from arrayx._elementwise import divide, sqrt
 
 __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
@@ -126,8 +126,13 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
         raise TypeError(f"var takes a real floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
     n = _count(a, axes)
-    centred = subtract(a, mean(a, axis=axes, keepdims=True)) if n else a
-    squares = _fold(FOLD_SUM, multiply(centred, centred), axes, a._code, keepdims)
+    # Two passes over x and no full-size temporary: the mean, then the squared deviations.
+    cdef Array centre = mean(a, axis=axes, keepdims=True)
+    s, L, c = squared_deviations(a._storage, a._layout, a._code, centre._storage,
+                                 centre._layout, axes)
+    if not keepdims:
+        L = squeeze(L, axes)
+    squares = wrap(s, L, c)
     divisor = n - correction
     return divide(squares, float(divisor) if divisor > 0 else float("nan"))
 

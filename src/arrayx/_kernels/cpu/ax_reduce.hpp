@@ -140,31 +140,40 @@ using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
 
 constexpr int64_t PAIRWISE_BLOCK = 128;
 
-template <class Op, class A>
-A fold_row(const A* p, int64_t s, int64_t n) {
+// Elements as they are read, or mapped first (var's squared deviations from a centre).
+struct as_read {
+    template <class A> A operator()(A x) const { return x; }
+};
+template <class A> struct squared_deviation {
+    A centre;
+    A operator()(A x) const { const A d = x - centre; return d * d; }
+};
+
+template <class Op, class A, class Map = as_read>
+A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
     if (n < 8) {
         A acc = Op::template identity<A>();
-        for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, p[i * s]);
+        for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
         return acc;
     }
     if (n <= PAIRWISE_BLOCK) {
         A r[8];
-        for (int k = 0; k < 8; ++k) r[k] = p[k * s];
+        for (int k = 0; k < 8; ++k) r[k] = m(p[k * s]);
         int64_t i = 8;
         if (s == 1) {
             for (; i + 8 <= n; i += 8)
-                for (int k = 0; k < 8; ++k) r[k] = Op::f(r[k], p[i + k]);
+                for (int k = 0; k < 8; ++k) r[k] = Op::f(r[k], m(p[i + k]));
         } else {
             for (; i + 8 <= n; i += 8)
-                for (int k = 0; k < 8; ++k) r[k] = Op::f(r[k], p[(i + k) * s]);
+                for (int k = 0; k < 8; ++k) r[k] = Op::f(r[k], m(p[(i + k) * s]));
         }
         A acc = Op::f(Op::f(Op::f(r[0], r[1]), Op::f(r[2], r[3])),
                       Op::f(Op::f(r[4], r[5]), Op::f(r[6], r[7])));
-        for (; i < n; ++i) acc = Op::f(acc, p[i * s]);
+        for (; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
         return acc;
     }
     int64_t half = (n / 2) - ((n / 2) % 8);
-    return Op::f(fold_row<Op, A>(p, s, half), fold_row<Op, A>(p + half * s, s, n - half));
+    return Op::f(fold_row<Op, A>(p, s, half, m), fold_row<Op, A>(p + half * s, s, n - half, m));
 }
 
 // Operand 0 is the input, operand 1 the output (stride 0 along the reduced axes).
@@ -194,6 +203,39 @@ void fold_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
             for (int64_t j = 0; j < n1; ++j) o[j * st[3]] = Op::f(o[j * st[3]], row[j * st[1]]);
         }
     }
+}
+
+// out += (x - centre)^2 over the reduced axes: operand 0 the input, operand 1 the centre and
+// operand 2 the output (both with stride 0 along the reduced axes). Rows along a reduced inner
+// axis are summed pairwise; with the inner axis kept, rows accumulate into the output row.
+template <class A>
+void squared_deviations_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
+    const A* in = reinterpret_cast<const A*>(ptrs[0]);
+    const A* c = reinterpret_cast<const A*>(ptrs[1]);
+    A* out = reinterpret_cast<A*>(ptrs[2]);
+    for (int64_t i = 0; i < n0; ++i) {
+        const A* row = in + i * st[0];
+        const A* ci = c + i * st[2];
+        A* o = out + i * st[4];
+        if (st[5] == 0) {
+            *o += fold_row<fold_sum, A>(row, st[1], n1, squared_deviation<A>{*ci});
+        } else if (st[1] == 1 && st[3] == 1 && st[5] == 1) {
+            for (int64_t j = 0; j < n1; ++j) {
+                const A d = row[j] - ci[j];
+                o[j] += d * d;
+            }
+        } else {
+            for (int64_t j = 0; j < n1; ++j) {
+                const A d = row[j * st[1]] - ci[j * st[3]];
+                o[j * st[5]] += d * d;
+            }
+        }
+    }
+}
+inline loop2d_fn squared_deviations_kernel(int code) {
+    if (code == FLOAT32) return &squared_deviations_2d<float>;
+    if (code == FLOAT64) return &squared_deviations_2d<double>;
+    return nullptr;
 }
 
 // out = op's identity, for every element of a C-contiguous buffer of n elements.

@@ -12,8 +12,8 @@ cdef int num_threads
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
               const int64_t* strides, const int* itemsize, bint serial=*,
               const loop2d_fn* casts=*) noexcept nogil
-cdef int run_fold(loop2d_fn fn, fold_init_fn init, int ndim, const int64_t* shape, char** base,
-                  const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
-                  int64_t out_size, int acc_size) noexcept nogil
+cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, int ndim,
+                  const int64_t* shape, char** base, const int64_t* strides,
+                  const int* itemsize, const loop2d_fn* casts, int64_t out_size) noexcept nogil
 cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int itemsize,
                          bint want_max) noexcept nogil

@@ -217,51 +217,53 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
 cdef int64_t FOLD_PARTS = FOLD_PARTS_MAX
 
 
-cdef inline void run_part(loop2d_fn fn, int ndim, const int64_t* shape, char** base,
+cdef inline void run_part(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
                           const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
                           int axis, int64_t part, int64_t parts, char* private_out) noexcept nogil:
     """Fold part ``part`` of ``parts`` along ``axis`` (into ``private_out`` when not NULL)."""
-    cdef int64_t sub[MAX_DIMS]  # coalesced: at most arrayx's 64 dimensions
-    cdef char* ptrs[2]
+    cdef int64_t sub[MAX_DIMS]
+    cdef char* ptrs[MAX_OPERANDS]
     cdef int64_t extent = shape[axis]
     cdef int64_t start = part * extent // parts
     cdef int d
     for d in range(ndim):
         sub[d] = shape[d]
     sub[axis] = (part + 1) * extent // parts - start
-    for d in range(2):
+    for d in range(nop):
         ptrs[d] = base[d] + start * strides[d * ndim + axis] * itemsize[d]
     if private_out != NULL:
-        ptrs[1] = private_out
-    run(fn, 2, ndim, sub, ptrs, strides, itemsize, True, casts)
+        ptrs[nop - 1] = private_out
+    run(fn, nop, ndim, sub, ptrs, strides, itemsize, True, casts)
 
 
-cdef int run_fold(loop2d_fn fn, fold_init_fn init, int ndim, const int64_t* shape, char** base,
-                  const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
-                  int64_t out_size, int acc_size) noexcept nogil:
-    """Fold operand 0 into operand 1, a C-ordered buffer of ``out_size`` accumulators seen with
-    stride 0 along the reduced axes (already holding the fold's identity).
+cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, int ndim,
+                  const int64_t* shape, char** base, const int64_t* strides,
+                  const int* itemsize, const loop2d_fn* casts, int64_t out_size) noexcept nogil:
+    """Fold the inputs into the last operand, a C-ordered buffer of ``out_size`` accumulators
+    seen with stride 0 along the reduced axes (already holding the fold's identity).
 
     Above ``PARALLEL_MIN`` elements the outermost axis of at least ``FOLD_PARTS`` elements is
     cut into ``FOLD_PARTS`` ranges folded in parallel. Ranges of a kept axis write disjoint
-    outputs; ranges of a reduced axis fold into private identity-filled buffers, combined into
-    the output in range order afterwards, so the result does not depend on the schedule.
+    outputs; ranges of a reduced axis fold into private identity-filled buffers, which
+    ``combine`` (the fold of one input into an output, both contiguous) adds to the output in
+    range order afterwards, so the result does not depend on the schedule.
     Returns -1 when the private buffers cannot be allocated (nothing is written then).
     """
     cdef int64_t total = 1
     cdef int d, axis = -1
+    cdef int out = nop - 1
     for d in range(ndim):
         total *= shape[d]
     for d in range(ndim):
         if shape[d] >= FOLD_PARTS:
             axis = d
             break
-    cdef bint reduced = axis >= 0 and strides[ndim + axis] == 0
+    cdef bint reduced = axis >= 0 and strides[out * ndim + axis] == 0
     if total < PARALLEL_MIN or axis < 0 or (reduced and out_size * FOLD_PARTS > total // 4):
-        run(fn, 2, ndim, shape, base, strides, itemsize, True, casts)
+        run(fn, nop, ndim, shape, base, strides, itemsize, True, casts)
         return 0
     cdef char* buffers = NULL
-    cdef int64_t p, bytes_per = out_size * acc_size
+    cdef int64_t p, bytes_per = out_size * itemsize[out]
     if reduced:
         buffers = <char*>malloc((FOLD_PARTS - 1) * bytes_per)
         if buffers == NULL:
@@ -271,11 +273,11 @@ cdef int run_fold(loop2d_fn fn, fold_init_fn init, int ndim, const int64_t* shap
     cdef int threads = num_threads
     if threads == 1:
         for p in range(FOLD_PARTS):
-            run_part(fn, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
+            run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
                      buffers + (p - 1) * bytes_per if reduced and p else NULL)
     else:
         for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-            run_part(fn, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
+            run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
                      buffers + (p - 1) * bytes_per if reduced and p else NULL)
     cdef char* ptrs[2]
     cdef int64_t st[4]
@@ -286,8 +288,8 @@ cdef int run_fold(loop2d_fn fn, fold_init_fn init, int ndim, const int64_t* shap
     if reduced:
         for p in range(FOLD_PARTS - 1):
             ptrs[0] = buffers + p * bytes_per
-            ptrs[1] = base[1]
-            fn(ptrs, st, 1, out_size)
+            ptrs[1] = base[out]
+            combine(ptrs, st, 1, out_size)
         free(buffers)
     return 0
 

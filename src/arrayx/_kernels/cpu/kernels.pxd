@@ -26,6 +26,7 @@ cdef extern from "ax_reduce.hpp" namespace "ax" nogil:
     ctypedef void (*fold_init_fn)(char* out, int64_t n)
     loop2d_fn fold_kernel(int op, int code)
     fold_init_fn fold_init_kernel(int op, int code)
+    loop2d_fn squared_deviations_kernel(int code)
     int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
     ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                    bint want_max)
