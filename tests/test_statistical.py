@@ -131,6 +131,32 @@ def test_cumulative(name: str, a: np.ndarray, data: st.DataObject) -> None:
         close(got, expected, rtol)
 
 
+@pytest.mark.parametrize("shape", [(3 * 2**20 + 5,), (1500, 1001)])
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint8])
+@pytest.mark.parametrize("initial", [False, True])
+def test_long_cumulative_sum(shape: tuple, dtype: type, initial: bool) -> None:
+    # One row above the parallel threshold is scanned in ranges, each starting from the total
+    # of those before it; many rows go to the threads a row each: the same on one thread as
+    # on several, and as NumPy's running sum.
+    a = (np.random.default_rng(2).standard_normal(shape) * 50).astype(dtype)
+    x = xp.asarray(a)
+    threads = xp.get_num_threads()
+    try:
+        xp.set_num_threads(1)
+        one = np.asarray(xp.cumulative_sum(x, axis=-1, include_initial=initial))
+        xp.set_num_threads(max(2, threads))
+        many = np.asarray(xp.cumulative_sum(x, axis=-1, include_initial=initial))
+    finally:
+        xp.set_num_threads(threads)
+    np.testing.assert_array_equal(one, many)
+    expected = np.cumulative_sum(a, axis=-1, include_initial=initial)
+    assert one.dtype == expected.dtype
+    if a.dtype.kind == "f":
+        np.testing.assert_allclose(one, expected, rtol=1e-9, atol=1e-9 * np.abs(a).sum())
+    else:
+        np.testing.assert_array_equal(one, expected)
+
+
 @given(a=arrays(DTYPES_BY_KIND["numeric"], shape=hnp.array_shapes(min_dims=1, max_dims=3),
                 finite=True), data=st.data())
 def test_diff(a: np.ndarray, data: st.DataObject) -> None:

@@ -12,13 +12,15 @@ from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_shapes, broadcast_to, checked_nbytes, coalesce, contiguous,
     contiguous_like, new_layout,
 )
+from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
-from arrayx._kernels.cpu.iterate cimport run_fold
+from arrayx._kernels.cpu.iterate cimport run_fold, run_scan
 from arrayx._kernels.cpu.kernels cimport (
-    FOLD_SUM, binary_kernel, cast_kernel, fold_init_fn, fold_init_kernel, fold_kernel, loop2d_fn,
-    squared_deviations_kernel, unary_kernel, where_kernel,
+    FOLD_PROD, FOLD_SUM, binary_kernel, cast_kernel, fold_init_fn, fold_init_kernel, fold_kernel,
+    loop2d_fn, scan_fn, scan_kernel, squared_deviations_kernel, total_fn, total_kernel,
+    unary_kernel, where_kernel,
 )
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
@@ -196,6 +198,9 @@ from arrayx import _dtypes
 
 UNARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.UNARY)]
 BINARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.BINARY)]
+# The binary ops a scan runs: each has a lane kernel under the fold op of the same name.
+cdef dict _SCAN_FOLDS = {BINARY_NAMES.index("add"): FOLD_SUM,
+                         BINARY_NAMES.index("multiply"): FOLD_PROD}
 cdef dict _KIND_CODES = {
     "bool": (0,), "integer": tuple(range(1, 9)), "integer_or_bool": tuple(range(0, 9)),
     "real": tuple(range(1, 11)), "real_float": (9, 10), "float": (9, 10, 11, 12),
@@ -491,6 +496,34 @@ cdef Layout _along(Layout l, int axis, int64_t start, int64_t length):
     return new_layout(l.ndim, shape, l.strides_, l.offset + start * l.strides_[axis])
 
 
+cdef bint _scan_lanes(int op, Storage s, Layout l, int code, int acc, int axis, Storage o,
+                      int64_t skip) except -1:
+    """Scan along the last axis with the lane kernel, when that axis is ``axis``, no cast is
+    needed and the other axes merge into one row stride; False (nothing done) otherwise.
+
+    Output rows are ``n + skip`` long; the first ``skip`` elements of each are left alone.
+    """
+    cdef int nd = l.ndim
+    if axis != nd - 1 or code != acc or l.size == 0 or op not in _SCAN_FOLDS:
+        return False
+    cdef int64_t n = l.shape_[axis]
+    cdef int64_t two[2]
+    two[0] = l.size // n
+    two[1] = n
+    cdef Layout rows = layout_reshape(l, 2, two)
+    if rows is None:
+        return False
+    cdef int isz = ITEMSIZE[acc]
+    cdef int fold_op = _SCAN_FOLDS[op]
+    cdef scan_fn fn = scan_kernel(fold_op, acc)
+    cdef total_fn tot = total_kernel(fold_op, acc)
+    cdef const char* data = s.data + rows.offset * isz
+    with nogil:
+        run_scan(fn, tot, data, two[0], n, rows.strides_[0], rows.strides_[1],
+                 o.data + skip * isz, n + skip, isz)
+    return True
+
+
 cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
                 bint include_initial, object identity):
     """Running ``op`` (a binary op id) of ``s`` along ``axis``, accumulated in dtype ``acc``.
@@ -514,7 +547,9 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
         init = allocate(one, acc, s.device)
         write_scalar(init.data, acc, identity)
         copy_cast(init, broadcast_to(one, first.ndim, first.shape_), acc, o, first, acc)
-    else:
+    if _scan_lanes(op, s, l, code, acc, axis, o, m - n):
+        return o, ol, acc
+    if not include_initial:
         copy_cast(s, _along(l, axis, 0, 1), code, o, first, acc)
     if m < 2:
         return o, ol, acc

@@ -238,6 +238,42 @@ inline loop2d_fn squared_deviations_kernel(int code) {
     return nullptr;
 }
 
+// Scans: out[j] = op(start, in[0], ..., in[j]) along one run (start: op's identity when NULL),
+// and the plain left-to-right fold of a run (the total a parallel scan's later ranges start
+// from). Both go element by element, as a running sum does.
+template <class Op, class A>
+void scan_run(const char* in_, int64_t n, int64_t s, char* out_, const char* start) {
+    const A* in = reinterpret_cast<const A*>(in_);
+    A* out = reinterpret_cast<A*>(out_);
+    A acc = start ? *reinterpret_cast<const A*>(start) : Op::template identity<A>();
+    if (s == 1) {
+        for (int64_t j = 0; j < n; ++j) out[j] = acc = Op::f(acc, in[j]);
+    } else {
+        for (int64_t j = 0; j < n; ++j) out[j] = acc = Op::f(acc, in[j * s]);
+    }
+}
+template <class Op, class A>
+void total_run(const char* in_, int64_t n, int64_t s, char* out) {
+    const A* in = reinterpret_cast<const A*>(in_);
+    A acc = Op::template identity<A>();
+    for (int64_t j = 0; j < n; ++j) acc = Op::f(acc, in[j * s]);
+    *reinterpret_cast<A*>(out) = acc;
+}
+using scan_fn = void (*)(const char*, int64_t, int64_t, char*, const char*);
+using total_fn = void (*)(const char*, int64_t, int64_t, char*);
+template <class Op> struct ScanMaker {
+    template <int C> static scan_fn make() {
+        if constexpr ((K_NUMERIC >> C) & 1u) return &scan_run<Op, T_<C>>;
+        else return nullptr;
+    }
+};
+template <class Op> struct TotalMaker {
+    template <int C> static total_fn make() {
+        if constexpr ((K_NUMERIC >> C) & 1u) return &total_run<Op, T_<C>>;
+        else return nullptr;
+    }
+};
+
 // out = op's identity, for every element of a C-contiguous buffer of n elements.
 template <class Op, class A>
 void fold_init(char* out, int64_t n) {
@@ -270,7 +306,13 @@ enum FoldOp { FOLD_SUM = 0, FOLD_PROD, FOLD_MAX, FOLD_MIN, NFOLDS };
 struct FoldTables {
     loop2d_fn fn[NFOLDS][NCODES];
     fold_init_fn init[NFOLDS][NCODES];
+    scan_fn scan[2][NCODES];
+    total_fn total[2][NCODES];
     FoldTables() {
+        fill_table<ScanMaker<fold_sum>>(scan[FOLD_SUM]);
+        fill_table<ScanMaker<fold_prod>>(scan[FOLD_PROD]);
+        fill_table<TotalMaker<fold_sum>>(total[FOLD_SUM]);
+        fill_table<TotalMaker<fold_prod>>(total[FOLD_PROD]);
         fill_table<FoldMaker<fold_sum, K_NUMERIC>>(fn[FOLD_SUM]);
         fill_table<FoldMaker<fold_prod, K_NUMERIC>>(fn[FOLD_PROD]);
         // Over bool, max is "any" and min is "all".
@@ -288,6 +330,9 @@ inline const FoldTables& fold_tables() {
     return t;
 }
 inline loop2d_fn fold_kernel(int op, int code) { return fold_tables().fn[op][code]; }
+// Scans exist for FOLD_SUM and FOLD_PROD.
+inline scan_fn scan_kernel(int op, int code) { return fold_tables().scan[op][code]; }
+inline total_fn total_kernel(int op, int code) { return fold_tables().total[op][code]; }
 struct ArgExtremeMaker {
     template <int C> static argextreme_fn make() {
         if constexpr (is_complex_v<T_<C>>) return nullptr;

@@ -1,6 +1,8 @@
 from libc.stdint cimport int64_t
 
-from arrayx._kernels.cpu.kernels cimport argextreme_fn, fold_init_fn, loop2d_fn
+from arrayx._kernels.cpu.kernels cimport (
+    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, total_fn,
+)
 
 cdef enum:
     MAX_OPERANDS = 4
@@ -17,3 +19,6 @@ cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, i
                   const int* itemsize, const loop2d_fn* casts, int64_t out_size) noexcept nogil
 cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int itemsize,
                          bint want_max) noexcept nogil
+cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows, int64_t n,
+                   int64_t row_stride, int64_t stride, char* out, int64_t out_row,
+                   int itemsize) noexcept nogil

@@ -12,7 +12,9 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from arrayx._kernels.cpu.kernels cimport argextreme_fn, fold_init_fn, loop2d_fn
+from arrayx._kernels.cpu.kernels cimport (
+    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, total_fn,
+)
 
 cdef extern from "ax_omp.h" nogil:
     int omp_get_max_threads()
@@ -316,3 +318,39 @@ cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int item
         memcpy(candidates + p * itemsize, data + found[p] * itemsize, itemsize)
     fn(candidates, &best, 1, FOLD_PARTS, want_max)
     return found[best]
+
+
+cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows, int64_t n,
+                   int64_t row_stride, int64_t stride, char* out, int64_t out_row,
+                   int itemsize) noexcept nogil:
+    """Scan ``rows`` runs of ``n`` elements (strides in elements) into contiguous output rows
+    ``out_row`` elements apart.
+
+    Many rows go to the threads a row each. One row above ``PARALLEL_MIN`` elements is cut into
+    ``FOLD_PARTS`` ranges: their totals first (in parallel), then each range scanned from the
+    running total of those before it (in parallel), whatever the thread count.
+    """
+    cdef int threads = num_threads
+    cdef int64_t r, p, start, length
+    cdef char totals[FOLD_PARTS_MAX * 16]
+    cdef char offsets[FOLD_PARTS_MAX * 16]
+    if rows > 1 or n < PARALLEL_MIN:
+        if threads == 1 or rows * n < PARALLEL_MIN or rows < threads:
+            for r in range(rows):
+                scan(data + r * row_stride * itemsize, n, stride, out + r * out_row * itemsize,
+                     NULL)
+        else:
+            for r in prange(rows, num_threads=threads, schedule="guided"):
+                scan(data + r * row_stride * itemsize, n, stride, out + r * out_row * itemsize,
+                     NULL)
+        return
+    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
+        start = p * n // FOLD_PARTS
+        total(data + start * stride * itemsize, (p + 1) * n // FOLD_PARTS - start, stride,
+              totals + p * itemsize)
+    scan(totals, FOLD_PARTS, 1, offsets, NULL)
+    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
+        start = p * n // FOLD_PARTS
+        length = (p + 1) * n // FOLD_PARTS - start
+        scan(data + start * stride * itemsize, length, stride, out + start * itemsize,
+             &offsets[(p - 1) * itemsize] if p else <char*>NULL)

@@ -27,6 +27,11 @@ cdef extern from "ax_reduce.hpp" namespace "ax" nogil:
     loop2d_fn fold_kernel(int op, int code)
     fold_init_fn fold_init_kernel(int op, int code)
     loop2d_fn squared_deviations_kernel(int code)
+    ctypedef void (*scan_fn)(const char* data, int64_t n, int64_t stride, char* out,
+                             const char* start)
+    ctypedef void (*total_fn)(const char* data, int64_t n, int64_t stride, char* out)
+    scan_fn scan_kernel(int op, int code)
+    total_fn total_kernel(int op, int code)
     int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
     ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                    bint want_max)
