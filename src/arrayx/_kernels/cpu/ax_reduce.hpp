@@ -194,7 +194,19 @@ void fold_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
         }
         return;
     }
-    for (int64_t i = 0; i < n0; ++i) {
+    int64_t i = 0;
+    if (st[1] == 1 && st[3] == 1 && st[2] == 0) {
+        // Rows folded into one output row four at a time: a quarter of the output traffic.
+        for (; i + 4 <= n0; i += 4) {
+            const A* r0 = in + i * st[0];
+            const A* r1 = r0 + st[0];
+            const A* r2 = r1 + st[0];
+            const A* r3 = r2 + st[0];
+            for (int64_t j = 0; j < n1; ++j)
+                out[j] = Op::f(out[j], Op::f(Op::f(r0[j], r1[j]), Op::f(r2[j], r3[j])));
+        }
+    }
+    for (; i < n0; ++i) {
         const A* row = in + i * st[0];
         A* o = out + i * st[2];
         if (st[1] == 1 && st[3] == 1) {
