@@ -62,7 +62,8 @@ class Timing:
         return None if self.target is None else self.ratio <= self.target
 
 
-def check_equal(ax_result: object, np_result: object, *, exact: bool = True) -> None:
+def check_equal(ax_result: object, np_result: object, *, exact: bool = True,
+                atol: float = 0.0) -> None:
     """Refuse to time a case whose arrayx result differs from NumPy's.
 
     Parameters
@@ -73,7 +74,10 @@ def check_equal(ax_result: object, np_result: object, *, exact: bool = True) -> 
         What the NumPy callable returned.
     exact : bool, optional
         Require identical values (NaNs in the same places); otherwise allow the rounding
-        differences of transcendental functions (``np.allclose``).
+        differences of transcendental functions (``np.allclose``, relative 1e-6).
+    atol : float, optional
+        The absolute tolerance when not ``exact`` (for results that cancel to near zero, as
+        matrix products do).
 
     Raises
     ------
@@ -86,7 +90,7 @@ def check_equal(ax_result: object, np_result: object, *, exact: bool = True) -> 
             f"arrayx gives {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}; not timing it")
     nan_ok = got.dtype.kind in "fc"
     same = (np.array_equal(got, want, equal_nan=nan_ok) if exact
-            else np.allclose(got, want, rtol=1e-6, atol=0.0, equal_nan=True))
+            else np.allclose(got, want, rtol=1e-6, atol=atol, equal_nan=True))
     if not same:
         raise AssertionError("arrayx and NumPy disagree; not timing a wrong result")
 
@@ -122,7 +126,7 @@ def calibrate(fn: Callable[[], object]) -> int:
 
 def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
             repeats: int = 21, target: float | None = None, exact: bool = True,
-            nbytes: int | None = None) -> Timing:
+            nbytes: int | None = None, atol: float = 0.0) -> Timing:
     """Check that ``ax`` and ``np_`` agree, then time them alternately.
 
     Parameters
@@ -140,13 +144,15 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
         Whether the results must be identical (see `check_equal`).
     nbytes : int, optional
         Bytes one call moves, to report a bandwidth.
+    atol : float, optional
+        The absolute tolerance of the check when not ``exact`` (see `check_equal`).
 
     Returns
     -------
     Timing
         The median per-call times.
     """
-    check_equal(ax(), np_(), exact=exact)
+    check_equal(ax(), np_(), exact=exact, atol=atol)
     n_ax, n_np = calibrate(ax), calibrate(np_)
     t_ax: list[float] = []
     t_np: list[float] = []
