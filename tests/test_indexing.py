@@ -122,3 +122,39 @@ def test_empty_mask_axes_select_nothing() -> None:
                 xp.asarray(a)[xp.asarray(mask)]
             continue
         assert xp.asarray(a)[xp.asarray(mask)].shape == expected.shape
+
+
+@given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=6)),
+       data=st.data())
+def test_leading_mask_get_and_set_match_numpy(a: np.ndarray, data: st.DataObject) -> None:
+    # A mask over the leading axes of a C-contiguous array takes the one-pass compress and
+    # expand kernels (rows of 1 to 16 bytes and longer); a reversed array the general path.
+    k = data.draw(st.integers(1, a.ndim))
+    mask = data.draw(hnp.arrays(np.bool_, a.shape[:k]))
+    reverse = data.draw(st.booleans())
+    x = xp.asarray(a)
+    if reverse:
+        a, x = a[::-1], x[::-1]
+    expected = a[mask]
+    got = x[xp.asarray(mask)]
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(got), expected)
+    shape = data.draw(st.sampled_from([(), expected.shape[1:], expected.shape,
+                                       (1,) + expected.shape[1:]]))
+    value = data.draw(hnp.arrays(a.dtype, shape))
+    target = a.copy()
+    target[mask] = value
+    y = xp.asarray(a.copy())
+    y[xp.asarray(mask)] = xp.asarray(value)
+    np.testing.assert_array_equal(np.asarray(y), target)
+
+
+def test_leading_mask_set_of_a_wrong_shape_changes_nothing() -> None:
+    a = np.arange(12.0).reshape(3, 4)
+    x = xp.asarray(a.copy())
+    mask = xp.asarray(np.array([True, False, True]))
+    with pytest.raises(ValueError):
+        x[mask] = xp.ones((3, 4))
+    with pytest.raises(IndexError):
+        x[xp.asarray(np.array([True, False]))]
+    np.testing.assert_array_equal(np.asarray(x), a)

@@ -6,11 +6,14 @@ index arrays (masks turned into their nonzero positions) broadcast together and 
 offsets along their axes; the result's advanced axes go where the index arrays stood when they
 are adjacent, and first otherwise. Every index is checked before anything is read or written.
 """
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array
+from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
-from arrayx._kernels.cpu.kernels cimport gather_blocks_kernel, scatter_blocks_kernel
+from arrayx._engine cimport ITEMSIZE
+from arrayx._kernels.cpu.kernels cimport (
+    compress_rows, count_true, expand_rows, gather_blocks_kernel, scatter_blocks_kernel,
+)
 
 import numpy as np
 
@@ -154,8 +157,54 @@ cdef object _final_order(int nb, list rest, list positions, bint adjacent):
     return tuple([nb + i for i in before] + list(range(nb)) + [nb + i for i in after])
 
 
+cdef Array _leading_mask(Array a, object key):
+    """The C-contiguous mask when ``key`` is one boolean array over ``a``'s leading axes of a
+    C-contiguous ``a`` (the case the compress kernels serve), else None."""
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]
+    if not isinstance(key, Array) or (<Array>key)._code != 0 or not a._layout.c_contiguous:
+        return None
+    cdef Array m = <Array>key
+    cdef int k = m._layout.ndim
+    if k == 0 or k > a._layout.ndim or m.shape != a.shape[:k]:
+        return None
+    return m if m._layout.c_contiguous else contiguous_copy(m, 0)
+
+
+cdef inline const uint8_t* _mask_bytes(Array m) noexcept nogil:
+    return <const uint8_t*>m._storage.data + m._layout.offset
+
+
+cdef Array _compress(Array a, Array m):
+    """``a[m]`` for a leading mask: the selected rows packed in one pass."""
+    cdef int k = m._layout.ndim
+    cdef int64_t n = m._layout.size
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t row = 1
+    cdef int i
+    for i in range(k, a._layout.ndim):
+        shape[i - k + 1] = a._layout.shape_[i]
+        row *= a._layout.shape_[i]
+    cdef int64_t count
+    with nogil:
+        count = count_true(_mask_bytes(m), n)
+    # One row more than selected: the branch-free kernel stores past the last selected row.
+    shape[0] = count + 1
+    cdef int nd = a._layout.ndim - k + 1
+    cdef Array out = new_array(contiguous(nd, shape), a._code, a._storage.device)
+    cdef int64_t isz = ITEMSIZE[a._code]
+    cdef const char* src = a._storage.data + a._layout.offset * isz
+    with nogil:
+        compress_rows(src, _mask_bytes(m), n, row * isz, out._storage.data)
+    shape[0] = count
+    return wrap(out._storage, contiguous(nd, shape), a._code)
+
+
 def getitem(Array a, key) -> Array:
     """``a[key]`` for a key with index arrays or masks (a copy)."""
+    cdef Array mask = _leading_mask(a, key)
+    if mask is not None:
+        return _compress(a, mask)
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
     cdef int64_t rshape[MAXDIM]
     cdef int64_t rstrides[MAXDIM]
@@ -176,9 +225,51 @@ def getitem(Array a, key) -> Array:
     return out if order is None else permute_dims(out, order)
 
 
+cdef Array _value_array(Array a, object value):
+    """``value`` as an array assignable into ``a`` (TypeError where its dtype cannot be)."""
+    if isinstance(value, Array):
+        if promote(value.dtype, a.dtype) != a.dtype:
+            raise TypeError(f"cannot assign an array of {value.dtype} into one of {a.dtype}")
+        return <Array>value
+    if isinstance(value, (bool, int, float, complex)):
+        from arrayx._array import _scalar_array
+        if isinstance(value, complex) and a._code < 11 or isinstance(value, float) and \
+                a._code < 9:
+            raise TypeError(f"cannot assign {value!r} into a {a.dtype} array")
+        return _scalar_array(value, a.dtype, a.device)
+    raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array")
+
+
+cdef int _expand(Array a, Array m, Array v) except -1:
+    """``a[m] = v`` for a leading mask: ``v`` broadcast to the selection, written in one pass
+    (one row repeated when ``v`` does not vary along the selection)."""
+    cdef int k = m._layout.ndim
+    cdef int64_t n = m._layout.size
+    rest = a.shape[k:]
+    cdef int64_t count
+    with nogil:
+        count = count_true(_mask_bytes(m), n)
+    v = broadcast_to(v, (count,) + rest)
+    cdef int64_t step = 0 if count < 2 or v._layout.strides_[0] == 0 else 1
+    v = contiguous_copy(v[0] if step == 0 and count else v, a._code)
+    cdef int64_t isz = ITEMSIZE[a._code]
+    cdef int64_t row_bytes = isz
+    for d in rest:
+        row_bytes *= d
+    cdef char* dst = a._storage.data + a._layout.offset * isz
+    if v._layout.size:
+        with nogil:
+            expand_rows(dst, _mask_bytes(m), n, row_bytes, v._storage.data, step * row_bytes)
+    return 0
+
+
 def setitem(Array a, key, value) -> None:
     """``a[key] = value`` for a key with index arrays or masks; nothing is written unless every
     index is in range and ``value`` broadcasts to the selection."""
+    cdef Array mask = _leading_mask(a, key)
+    if mask is not None:
+        _expand(a, mask, _value_array(a, value))
+        return
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
     cdef int64_t rshape[MAXDIM]
     cdef int64_t rstrides[MAXDIM]
@@ -186,20 +277,7 @@ def setitem(Array a, key, value) -> None:
     order = _final_order(len(bshape), rest, positions, adjacent)
     full = bshape + rtuple
     result_shape = full if order is None else tuple(full[i] for i in order)
-    cdef Array v
-    if isinstance(value, Array):
-        v = <Array>value
-        if promote(v.dtype, a.dtype) != a.dtype:
-            raise TypeError(f"cannot assign an array of {v.dtype} into one of {a.dtype}")
-    elif isinstance(value, (bool, int, float, complex)):
-        from arrayx._array import _scalar_array
-        if isinstance(value, complex) and a._code < 11 or isinstance(value, float) and \
-                a._code < 9:
-            raise TypeError(f"cannot assign {value!r} into a {a.dtype} array")
-        v = _scalar_array(value, a.dtype, a.device)
-    else:
-        raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array")
-    v = broadcast_to(v, result_shape)
+    cdef Array v = broadcast_to(_value_array(a, value), result_shape)
     if order is not None:
         v = permute_dims(v, tuple(np.argsort(order)))
     v = contiguous_copy(v, a._code)

@@ -37,6 +37,55 @@ void move_blocks(char* base_, const int64_t* offs, int64_t nb, int rnd, const in
     }
 }
 
+// Boolean masks over the leading axes of a C-contiguous array, rows of `row_bytes` bytes:
+// how many are true, the selected rows packed together (compress), and packed rows written
+// back to the selected places (expand; `src_step` 0 repeats one row). Masks are read as bytes.
+inline int64_t count_true(const uint8_t* mask, int64_t n) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += mask[i] != 0;
+    return count;
+}
+
+template <class W>
+void compress_words(const char* src_, const uint8_t* mask, int64_t n, char* dst_) {
+    const W* src = reinterpret_cast<const W*>(src_);
+    W* dst = reinterpret_cast<W*>(dst_);
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; ++i) {  // store always, advance where true: no branch
+        dst[k] = src[i];
+        k += mask[i] != 0;
+    }
+}
+
+// `dst` must have room for one row more than the count of trues when rows are 1 to 8 bytes
+// (the branch-free loop stores past the last selected row).
+inline void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                          char* dst) {
+    switch (row_bytes) {
+        case 1: return compress_words<uint8_t>(src, mask, n, dst);
+        case 2: return compress_words<uint16_t>(src, mask, n, dst);
+        case 4: return compress_words<uint32_t>(src, mask, n, dst);
+        case 8: return compress_words<uint64_t>(src, mask, n, dst);
+        default:
+            for (int64_t i = 0; i < n; ++i) {
+                if (mask[i]) {
+                    std::memcpy(dst, src + i * row_bytes, row_bytes);
+                    dst += row_bytes;
+                }
+            }
+    }
+}
+
+inline void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                        const char* src, int64_t src_step) {
+    for (int64_t i = 0; i < n; ++i) {
+        if (mask[i]) {
+            std::memcpy(dst + i * row_bytes, src, row_bytes);
+            src += src_step;
+        }
+    }
+}
+
 using move_blocks_fn = void (*)(char*, const int64_t*, int64_t, int, const int64_t*,
                                 const int64_t*, char*);
 

@@ -1,5 +1,5 @@
 # Declarations of the C++ kernel tables (header-only templates in this folder).
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
 
 cdef extern from "ax_types.hpp" namespace "ax" nogil:
     ctypedef void (*loop2d_fn)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1)
@@ -60,3 +60,8 @@ cdef extern from "ax_gather.hpp" namespace "ax" nogil:
                                     const int64_t* rshape, const int64_t* rstrides, char* flat)
     move_blocks_fn gather_blocks_kernel(int code)
     move_blocks_fn scatter_blocks_kernel(int code)
+    int64_t count_true(const uint8_t* mask, int64_t n)
+    void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                       char* dst)
+    void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                     const char* src, int64_t src_step)
