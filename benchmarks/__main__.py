@@ -10,12 +10,18 @@ from __future__ import annotations
 import argparse
 
 import arrayx as xp
-from benchmarks import bench_elementwise, bench_foundation, bench_linalg, bench_reductions
+from benchmarks import (
+    bench_elementwise,
+    bench_foundation,
+    bench_linalg,
+    bench_manipulation,
+    bench_reductions,
+)
 from benchmarks.harness import describe_environment, repeats, table
 
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise,
-    "reductions": bench_reductions, "linalg": bench_linalg,
+    "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
 }
 
 

@@ -158,3 +158,21 @@ def test_leading_mask_set_of_a_wrong_shape_changes_nothing() -> None:
     with pytest.raises(IndexError):
         x[xp.asarray(np.array([True, False]))]
     np.testing.assert_array_equal(np.asarray(x), a)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64, np.complex128])
+def test_long_take_matches_numpy_and_checks_every_index(dtype: type) -> None:
+    # 2^17 indices go to the parallel gather; negative ones count from the end, and one bad
+    # index anywhere is an IndexError.
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(5000) * 100).astype(dtype)
+    idx = rng.integers(-5000, 5000, 2**17)
+    x = xp.asarray(a)
+    np.testing.assert_array_equal(np.asarray(xp.take(x, xp.asarray(idx))), np.take(a, idx))
+    np.testing.assert_array_equal(np.asarray(xp.take(x[::-3], xp.asarray(idx % 1667))),
+                                  np.take(a[::-3], idx % 1667))
+    for bad in (5000, -5001):
+        wrong = idx.copy()
+        wrong[rng.integers(0, idx.size)] = bad
+        with pytest.raises(IndexError):
+            xp.take(x, xp.asarray(wrong))

@@ -11,6 +11,7 @@ from libc.stdint cimport int64_t, uint8_t
 from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
 from arrayx._engine cimport ITEMSIZE
+from arrayx._kernels.cpu.iterate cimport take as parallel_take
 from arrayx._kernels.cpu.kernels cimport (
     compress_rows, count_true, expand_rows, gather_blocks_kernel, scatter_blocks_kernel,
 )
@@ -301,7 +302,28 @@ def take(x, indices, /, *, axis=None) -> Array:
     if (<Array>indices)._layout.ndim != 1:
         raise ValueError("take's indices must be 1-D")
     ax = normalize_axis(axis, x.ndim)
+    if x.ndim == 1 and 1 <= (<Array>indices)._code <= 8:
+        return _take_1d(<Array>x, <Array>indices)
     return getitem(x, (slice(None),) * ax + (indices,))
+
+
+cdef Array _take_1d(Array a, Array indices):
+    """``take`` from a 1-D array: one checked gather pass."""
+    cdef Array idx = indices
+    if not (idx._code == 4 and idx._layout.c_contiguous):
+        idx = contiguous_copy(idx, 4)
+    cdef int64_t m = idx._layout.size
+    cdef Array out = new_array(contiguous(1, &m), a._code, a._storage.device)
+    cdef int isz = ITEMSIZE[a._code]
+    cdef const char* src = a._storage.data + a._layout.offset * isz
+    cdef const int64_t* ip = <const int64_t*>idx._storage.data + idx._layout.offset
+    cdef int64_t n = a._layout.shape_[0]
+    cdef int64_t bad
+    with nogil:
+        bad = parallel_take(src, n, a._layout.strides_[0], ip, m, out._storage.data, isz)
+    if bad >= 0:
+        raise IndexError(f"index {ip[bad]} is out of bounds for axis 0 with size {n}")
+    return out
 
 
 def take_along_axis(x, indices, /, *, axis=-1) -> Array:

@@ -86,6 +86,34 @@ inline void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_b
     }
 }
 
+// out[i] = src[idx[i] * stride] for a 1-D source of n elements of W (negative indices count
+// from the end). Returns -1, or the position of the first index out of range (nothing past it
+// is written).
+struct alignas(16) Word16 { uint64_t lo, hi; };
+template <class W>
+int64_t take_words(const char* src_, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                   char* out_) {
+    const W* src = reinterpret_cast<const W*>(src_);
+    W* out = reinterpret_cast<W*>(out_);
+    for (int64_t i = 0; i < m; ++i) {
+        int64_t k = idx[i];
+        k += k < 0 ? n : 0;
+        if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(n)) return i;
+        out[i] = src[k * stride];
+    }
+    return -1;
+}
+inline int64_t take_1d(const char* src, int64_t n, int64_t stride, const int64_t* idx,
+                       int64_t m, char* out, int itemsize) {
+    switch (itemsize) {
+        case 1: return take_words<uint8_t>(src, n, stride, idx, m, out);
+        case 2: return take_words<uint16_t>(src, n, stride, idx, m, out);
+        case 4: return take_words<uint32_t>(src, n, stride, idx, m, out);
+        case 8: return take_words<uint64_t>(src, n, stride, idx, m, out);
+        default: return take_words<Word16>(src, n, stride, idx, m, out);
+    }
+}
+
 using move_blocks_fn = void (*)(char*, const int64_t*, int64_t, int, const int64_t*,
                                 const int64_t*, char*);
 

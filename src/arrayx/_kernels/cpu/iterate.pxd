@@ -22,3 +22,5 @@ cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int item
 cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows, int64_t n,
                    int64_t row_stride, int64_t stride, char* out, int64_t out_row,
                    int itemsize) noexcept nogil
+cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                  char* out, int itemsize) noexcept nogil

@@ -13,7 +13,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, total_fn,
+    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, take_1d, total_fn,
 )
 
 cdef extern from "ax_omp.h" nogil:
@@ -354,3 +354,28 @@ cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows,
         length = (p + 1) * n // FOLD_PARTS - start
         scan(data + start * stride * itemsize, length, stride, out + start * itemsize,
              &offsets[(p - 1) * itemsize] if p else <char*>NULL)
+
+
+# Random reads wait on memory, not on arithmetic: gathers go parallel from this many indices.
+cdef int64_t GATHER_PARALLEL_MIN = 1 << 16
+
+
+cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                  char* out, int itemsize) noexcept nogil:
+    """``take_1d`` over ``FOLD_PARTS`` ranges of the indices in parallel (from
+    ``GATHER_PARALLEL_MIN`` indices); returns the position of the first bad index, or -1."""
+    cdef int threads = num_threads
+    if threads == 1 or m < GATHER_PARALLEL_MIN:
+        return take_1d(src, n, stride, idx, m, out, itemsize)
+    cdef int64_t bad[FOLD_PARTS_MAX]
+    cdef int64_t p, start
+    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
+        start = p * m // FOLD_PARTS
+        bad[p] = take_1d(src, n, stride, idx + start, (p + 1) * m // FOLD_PARTS - start,
+                         out + start * itemsize, itemsize)
+        if bad[p] >= 0:
+            bad[p] = bad[p] + start
+    for p in range(FOLD_PARTS):
+        if bad[p] >= 0:
+            return bad[p]
+    return -1

@@ -61,6 +61,8 @@ cdef extern from "ax_gather.hpp" namespace "ax" nogil:
     move_blocks_fn gather_blocks_kernel(int code)
     move_blocks_fn scatter_blocks_kernel(int code)
     int64_t count_true(const uint8_t* mask, int64_t n)
+    int64_t take_1d(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                    char* out, int itemsize)
     void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
                        char* dst)
     void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
