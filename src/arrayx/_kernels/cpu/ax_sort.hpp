@@ -1,10 +1,12 @@
-// Lane kernels over the rows of a C-contiguous (rows, n) buffer: sorting with std::sort /
-// std::stable_sort (NaNs last, complex numbers lexicographically, as NumPy orders them) and
+// Lane kernels over the rows of a C-contiguous (rows, n) buffer: sorting (NaNs last, complex
+// numbers lexicographically, as NumPy orders them; long rows of integers and real floats by
+// radix, the others with std::sort / std::stable_sort) and
 // the positions of extremes (first occurrence; a NaN is the extreme, as in NumPy).
 #pragma once
 #include <algorithm>
 #include <numeric>
 #include "ax_math.hpp"
+#include "ax_radix.hpp"
 
 namespace ax {
 
@@ -31,7 +33,7 @@ template <class T> inline bool descending(T a, T b) {
 }
 
 template <class T>
-void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
+void compare_sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
     for (int64_t r = 0; r < rows; ++r) {
         T* row = reinterpret_cast<T*>(data) + r * n;
         if (desc) {
@@ -44,9 +46,32 @@ void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
     }
 }
 
+template <class T, bool DESC>
+void radix_sort_rows(T* data, int64_t rows, int64_t n, T* tmp) {
+    for (int64_t r = 0; r < rows; ++r) radix_sort_row<T, DESC>(data + r * n, n, tmp);
+}
+
+// Rows from RADIX_MIN_N integers or real floats take the radix sort (stable either way), others
+// a comparison sort; so does every row when the scratch row cannot be had.
 template <class T>
-void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
-                  bool stable) {
+void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
+    if constexpr (radix_sortable_v<T>) {
+        if (n >= RADIX_MIN_N) {
+            if (T* tmp = static_cast<T*>(std::malloc(n * sizeof(T)))) {
+                T* rows_ = reinterpret_cast<T*>(data);
+                if (desc) radix_sort_rows<T, true>(rows_, rows, n, tmp);
+                else radix_sort_rows<T, false>(rows_, rows, n, tmp);
+                std::free(tmp);
+                return;
+            }
+        }
+    }
+    compare_sort_rows<T>(data, rows, n, desc, stable);
+}
+
+template <class T>
+void compare_argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
+                          bool stable) {
     for (int64_t r = 0; r < rows; ++r) {
         const T* row = reinterpret_cast<const T*>(data) + r * n;
         int64_t* idx = out + r * n;
@@ -61,6 +86,34 @@ void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool 
             else std::sort(idx, idx + n, asc);
         }
     }
+}
+
+template <class T, bool DESC>
+void radix_argsort_rows(const T* data, int64_t* out, int64_t rows, int64_t n,
+                        radix_key_t<T>* keys, int64_t* idx) {
+    for (int64_t r = 0; r < rows; ++r)
+        radix_argsort_row<T, DESC>(data + r * n, n, out + r * n, keys, idx);
+}
+
+// As sort_rows: the radix sort's scratch is 2n keys and n indices.
+template <class T>
+void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
+                  bool stable) {
+    if constexpr (radix_sortable_v<T>) {
+        using K = radix_key_t<T>;
+        if (n >= RADIX_MIN_N) {
+            if (void* scratch = std::malloc(n * (2 * sizeof(K) + sizeof(int64_t)))) {
+                int64_t* idx = static_cast<int64_t*>(scratch);
+                K* keys = reinterpret_cast<K*>(idx + n);
+                const T* rows_ = reinterpret_cast<const T*>(data);
+                if (desc) radix_argsort_rows<T, true>(rows_, out, rows, n, keys, idx);
+                else radix_argsort_rows<T, false>(rows_, out, rows, n, keys, idx);
+                std::free(scratch);
+                return;
+            }
+        }
+    }
+    compare_argsort_rows<T>(data, out, rows, n, desc, stable);
 }
 
 // For each of m values, where it would go in the ascending (NaNs last) array `sorted` of n
