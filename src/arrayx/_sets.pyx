@@ -1,6 +1,8 @@
 """Set functions: unique_all, unique_counts, unique_inverse, unique_values, isin.
 
-All build on one stable sort of the flattened input; NaNs are each distinct, as the
+The unique functions find the runs of equal elements of the flattened input in stable ascending
+order: values and counts need only the sorted values; first and inverse indices need the sorting
+permutation, through which the values are then gathered. NaNs are each distinct, as the
 standard says.
 """
 from collections import namedtuple
@@ -9,11 +11,13 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous
-from arrayx._kernels.cpu.kernels cimport gather_kernel, isin_kernel, run_starts_kernel
+from arrayx._kernels.cpu.kernels cimport (
+    argsort_kernel, gather_kernel, isin_kernel, run_starts_kernel, sort_kernel,
+)
 
 from arrayx import _dtypes
 from arrayx._manipulation import reshape
-from arrayx._sorting import argsort, sort
+from arrayx._sorting import sort
 
 __all__ = ["isin", "unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -23,71 +27,121 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-
-cdef Array _int64(int64_t n, object device):
+cdef Array _vector(int64_t n, int code, object device):
     cdef int64_t shape[1]
     shape[0] = n
-    return new_array(contiguous(1, shape), 4, device)
+    return new_array(contiguous(1, shape), code, device)
 
 
-cdef tuple _unique(Array a, bint want_indices):
-    """(values, first indices, inverse of the flattened input, counts)."""
-    cdef Array flat = contiguous_copy(reshape(a, (-1,)), a._code)
+cdef Array _flat(Array a):
+    """A fresh C-contiguous 1-D copy of ``a``."""
+    return contiguous_copy(reshape(a, (-1,)), a._code)
+
+
+cdef Array _sorted(Array a):
+    """The elements of ``a`` in ascending order (1-D)."""
+    cdef Array flat = _flat(a)
+    with nogil:
+        sort_kernel(flat._code)(flat._storage.data, 1, flat._layout.size, False, True)
+    return flat
+
+
+cdef Array _order(Array flat):
+    """The stable ascending sorting permutation of the 1-D contiguous ``flat``."""
     cdef int64_t n = flat._layout.size
-    cdef Array order = argsort(flat, stable=True)
-    cdef Array ordered = contiguous_copy(sort(flat, stable=True), a._code)
-    cdef Array starts = _int64(n, a._storage.device)
+    cdef Array order = _vector(n, 4, flat._storage.device)
+    with nogil:
+        argsort_kernel(flat._code)(flat._storage.data, <int64_t*>order._storage.data, 1, n,
+                                   False, True)
+    return order
+
+
+cdef Array _gather(Array src, Array idx, int64_t m):
+    """``src[idx[:m]]`` for 1-D contiguous ``src`` and int64 ``idx``."""
+    cdef Array out = _vector(m, src._code, src._storage.device)
+    with nogil:
+        gather_kernel(src._code)(src._storage.data, <int64_t*>idx._storage.data, m,
+                                 out._storage.data)
+    return out
+
+
+cdef tuple _runs(Array ordered):
+    """(where each run of equal elements of the ascending ``ordered`` starts, how many runs)."""
+    cdef int64_t n = ordered._layout.size
+    cdef Array starts = _vector(n, 4, ordered._storage.device)
     cdef int64_t groups
     with nogil:
-        groups = run_starts_kernel(a._code)(ordered._storage.data, n,
-                                            <int64_t*>starts._storage.data)
+        groups = run_starts_kernel(ordered._code)(ordered._storage.data, n,
+                                                  <int64_t*>starts._storage.data)
+    return starts, groups
+
+
+cdef Array _counts(Array starts, int64_t groups, int64_t n):
+    """The length of each of the ``groups`` runs starting at ``starts`` among ``n`` elements."""
+    cdef Array counts = _vector(groups, 4, starts._storage.device)
+    cdef int64_t* st = <int64_t*>starts._storage.data
+    cdef int64_t* cnt = <int64_t*>counts._storage.data
+    cdef int64_t k
+    with nogil:
+        for k in range(groups):
+            cnt[k] = (st[k + 1] if k + 1 < groups else n) - st[k]
+    return counts
+
+
+cdef Array _inverse(Array order, Array starts, int64_t groups):
+    """For each element, the index of its run, through the sorting permutation ``order``."""
+    cdef int64_t n = order._layout.size
+    cdef Array inverse = _vector(n, 4, order._storage.device)
     cdef int64_t* st = <int64_t*>starts._storage.data
     cdef int64_t* od = <int64_t*>order._storage.data
-    cdef int64_t shape[1]
-    shape[0] = groups
-    cdef Array values = new_array(contiguous(1, shape), a._code, a._storage.device)
-    with nogil:
-        gather_kernel(a._code)(ordered._storage.data, st, groups, values._storage.data)
-    cdef Array counts = _int64(groups, a._storage.device)
-    cdef Array first = _int64(groups, a._storage.device)
-    cdef Array inverse = _int64(n, a._storage.device)
-    cdef int64_t* cnt = <int64_t*>counts._storage.data
-    cdef int64_t* fst = <int64_t*>first._storage.data
     cdef int64_t* inv = <int64_t*>inverse._storage.data
     cdef int64_t k, i, end
     with nogil:
         for k in range(groups):
             end = st[k + 1] if k + 1 < groups else n
-            cnt[k] = end - st[k]
-            fst[k] = od[st[k]]
             for i in range(st[k], end):
                 inv[od[i]] = k
-    return values, first, inverse, counts
+    return inverse
+
+
+cdef tuple _unique_sorted(Array a):
+    """(values, run starts, runs, the sorting permutation) of the flattened ``a``."""
+    cdef Array flat = _flat(a)
+    cdef Array order = _order(flat)
+    cdef Array ordered = _gather(flat, order, flat._layout.size)
+    starts, groups = _runs(ordered)
+    return _gather(ordered, starts, groups), starts, groups, order
 
 
 def unique_values(x, /) -> Array:
     """The distinct elements of ``x``, ascending (each NaN distinct)."""
-    return _unique(as_array(x, "unique_values"), False)[0]
+    cdef Array ordered = _sorted(as_array(x, "unique_values"))
+    starts, groups = _runs(ordered)
+    return _gather(ordered, starts, groups)
 
 
-def unique_counts(x, /):
+def unique_counts(x, /) -> UniqueCountsResult:
     """The distinct elements of ``x`` and how often each occurs."""
-    values, _, _, counts = _unique(as_array(x, "unique_counts"), False)
-    return UniqueCountsResult(values, counts)
+    cdef Array ordered = _sorted(as_array(x, "unique_counts"))
+    starts, groups = _runs(ordered)
+    return UniqueCountsResult(_gather(ordered, starts, groups),
+                              _counts(starts, groups, ordered._layout.size))
 
 
-def unique_inverse(x, /):
+def unique_inverse(x, /) -> UniqueInverseResult:
     """The distinct elements of ``x`` and, for each element of ``x``, its value's index."""
     cdef Array a = as_array(x, "unique_inverse")
-    values, _, inverse, _ = _unique(a, False)
-    return UniqueInverseResult(values, reshape(inverse, a.shape))
+    values, starts, groups, order = _unique_sorted(a)
+    return UniqueInverseResult(values, reshape(_inverse(order, starts, groups), a.shape))
 
 
-def unique_all(x, /):
+def unique_all(x, /) -> UniqueAllResult:
     """Distinct values, first indices (flattened), inverse indices (``x``'s shape), counts."""
     cdef Array a = as_array(x, "unique_all")
-    values, first, inverse, counts = _unique(a, True)
-    return UniqueAllResult(values, first, reshape(inverse, a.shape), counts)
+    values, starts, groups, order = _unique_sorted(a)
+    return UniqueAllResult(values, _gather(order, starts, groups),
+                           reshape(_inverse(order, starts, groups), a.shape),
+                           _counts(starts, groups, a._layout.size))
 
 
 def isin(x1, x2, /, *, invert=False) -> Array:
