@@ -65,3 +65,33 @@ def apply_view(x: object, index: tuple, transpose: bool) -> object:
     if transpose:
         v = v.mT if hasattr(v, "mT") else np.swapaxes(v, -1, -2)
     return v
+
+
+# Rows of integers and real floats from this length are radix sorted (ax_radix.hpp).
+RADIX_MIN_N = 256
+SPECIAL = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0]
+
+
+@st.composite
+def long_rows(draw: st.DrawFn, dtypes: list[np.dtype]) -> np.ndarray:
+    """Arrays with rows both sides of ``RADIX_MIN_N``: a few values repeated (NaNs of either
+    sign, signed zeros, infinities among them), a narrow range around any value (few digits
+    differ: consecutive bit patterns from any value), or random bit patterns (NaN payloads,
+    subnormals, every digit)."""
+    dtype = draw(st.sampled_from(dtypes))
+    shape = draw(st.sampled_from([(RADIX_MIN_N,), (RADIX_MIN_N - 1,), (1000,), (3, 700),
+                                  (600, 2), (2, 3, 300)]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    kind = draw(st.sampled_from(["pool", "narrow", "bits"]))
+    if kind == "bits" and dtype.kind != "b":
+        return rng.integers(0, 256, (*shape, dtype.itemsize), dtype=np.uint8).view(dtype)[..., 0]
+    if kind == "pool" or dtype.kind == "b":
+        pool = draw(hnp.arrays(dtype, st.integers(1, 6)))
+        if dtype.kind == "f":
+            pool = np.concatenate([pool, np.array(draw(st.lists(st.sampled_from(SPECIAL))),
+                                                  dtype=dtype)])
+        return rng.choice(pool, shape)
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    start = np.asarray(draw(hnp.from_dtype(dtype)), dtype=dtype).view(unsigned)
+    steps = rng.integers(0, draw(st.sampled_from([2, 3, 300, 70000])), shape)
+    return np.add(steps.astype(unsigned), start, dtype=unsigned).view(dtype)  # bits wrap around

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import DTYPES_BY_KIND, arrays
+import pytest
+from conftest import DTYPES_BY_KIND, arrays, long_rows
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -35,6 +36,33 @@ def test_unique_all_matches_numpy(a: np.ndarray) -> None:
     np.testing.assert_array_equal(np.asarray(xp.unique_values(xp.asarray(a))), values)
     v, inv = xp.unique_inverse(xp.asarray(a))
     np.testing.assert_array_equal(np.asarray(v)[np.asarray(inv)], a)
+
+
+@pytest.mark.parametrize("kind", ["integer", "real_float", "bool"])
+@given(data=st.data())
+def test_unique_of_long_arrays_matches_numpy(kind: str, data: st.DataObject) -> None:
+    # Long enough for the radix sort: each function against np.unique (NaNs each distinct,
+    # -0.0 and 0.0 one value; first indices through the stable order).
+    a = data.draw(long_rows(DTYPES_BY_KIND[kind]))
+    x = xp.asarray(a)
+    values, indices, inverse, counts = np.unique(a, return_index=True, return_inverse=True,
+                                                 return_counts=True, equal_nan=False)
+    inverse = inverse.reshape(a.shape)
+    np.testing.assert_array_equal(np.asarray(xp.unique_values(x)), values)
+    got_counts = xp.unique_counts(x)
+    np.testing.assert_array_equal(np.asarray(got_counts.values), values)
+    np.testing.assert_array_equal(np.asarray(got_counts.counts), counts)
+    got_inverse = xp.unique_inverse(x)
+    np.testing.assert_array_equal(np.asarray(got_inverse.values), values)
+    np.testing.assert_array_equal(np.asarray(got_inverse.inverse_indices), inverse)
+    got = xp.unique_all(x)
+    np.testing.assert_array_equal(np.asarray(got.values), values)
+    np.testing.assert_array_equal(np.asarray(got.inverse_indices), inverse)
+    np.testing.assert_array_equal(np.asarray(got.counts), counts)
+    finite = ~np.isnan(values) if values.dtype.kind == "f" else np.ones(values.shape, bool)
+    np.testing.assert_array_equal(np.asarray(got.indices)[finite], indices[finite])
+    flat = a.reshape(-1)
+    np.testing.assert_array_equal(flat[np.asarray(got.indices)], np.asarray(got.values))
 
 
 @given(a=small, b=arrays(DTYPES_BY_KIND["real"], shape=shapes), invert=st.booleans())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DTYPES_BY_KIND, arrays
+from conftest import DTYPES_BY_KIND, arrays, long_rows
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -16,26 +16,69 @@ shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=8)
 REAL = DTYPES_BY_KIND["real"]
 
 
+def stable_order(a: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """NumPy's stable sorting permutation of ``a`` along ``axis``, NaNs last both ways.
+
+    Descending: largest first, equal elements in their original order. NumPy's reference is a
+    stable lexsort on (is NaN, minus the value's exact rank), since negating the values
+    themselves overflows or rounds.
+    """
+    if not descending:
+        return np.argsort(a, axis=axis, stable=True)
+    ranks = np.unique(a, return_inverse=True)[1].reshape(a.shape)
+    nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, dtype=bool)
+    return np.lexsort((-ranks, nan), axis=axis)
+
+
+def bits(a: np.ndarray) -> np.ndarray:
+    """The elements' bit patterns (tells -0.0 from 0.0 and one NaN from another)."""
+    return np.ascontiguousarray(a).view(f"u{a.dtype.itemsize}")
+
+
 @given(a=arrays(REAL, shape=shapes), data=st.data())
 def test_sort_and_argsort(a: np.ndarray, data: st.DataObject) -> None:
     axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
     descending = data.draw(st.booleans())
     x = xp.asarray(a)[::-1]
     a = a[::-1]
-    if descending:
-        # Stable descending order: largest first, equal elements in their original order,
-        # NaNs last (arrayx's order). NumPy's reference: a stable lexsort on (is NaN, minus the
-        # value's exact rank), since negating the values themselves overflows or rounds.
-        ranks = np.unique(a, return_inverse=True)[1].reshape(a.shape)
-        nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, dtype=bool)
-        order = np.lexsort((-ranks, nan), axis=axis)
-    else:
-        order = np.argsort(a, axis=axis, stable=True)
+    order = stable_order(a, axis, descending)
     got = xp.argsort(x, axis=axis, descending=descending)
     assert got.dtype == xp.int64
     np.testing.assert_array_equal(np.asarray(got), order)
     np.testing.assert_array_equal(np.asarray(xp.sort(x, axis=axis, descending=descending)),
                                   np.take_along_axis(a, order, axis=axis))
+
+
+@pytest.mark.parametrize("kind", ["integer", "real_float", "bool"])
+@given(data=st.data())
+def test_long_rows_sort_as_numpy(kind: str, data: st.DataObject) -> None:
+    # The radix path against NumPy's stable argsort (-0.0 and 0.0 equal, every NaN last,
+    # descending stable too); sorted values bit for bit, so they are the elements themselves.
+    a = data.draw(long_rows(DTYPES_BY_KIND[kind]))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    descending = data.draw(st.booleans())
+    order = stable_order(a, axis, descending)
+    x = xp.asarray(a)
+    got = xp.argsort(x, axis=axis, descending=descending)
+    np.testing.assert_array_equal(np.asarray(got), order)
+    np.testing.assert_array_equal(bits(np.asarray(xp.sort(x, axis=axis, descending=descending))),
+                                  bits(np.take_along_axis(a, order, axis=axis)))
+
+
+@pytest.mark.parametrize("kind", ["integer", "real_float"])
+@given(data=st.data(), descending=st.booleans())
+def test_long_rows_unstable_sort_orders(kind: str, data: st.DataObject, descending: bool) -> None:
+    # stable=False may order equal elements either way: the values must match NumPy's and the
+    # indices must be a permutation that sorts.
+    a = data.draw(long_rows(DTYPES_BY_KIND[kind]))
+    expected = np.take_along_axis(a, stable_order(a, -1, descending), axis=-1)
+    x = xp.asarray(a)
+    got = np.asarray(xp.argsort(x, descending=descending, stable=False))
+    np.testing.assert_array_equal(np.sort(got, axis=-1), np.broadcast_to(
+        np.arange(a.shape[-1]), a.shape))
+    np.testing.assert_array_equal(np.take_along_axis(a, got, axis=-1), expected)
+    np.testing.assert_array_equal(np.asarray(xp.sort(x, descending=descending, stable=False)),
+                                  expected)
 
 
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
