@@ -1,7 +1,6 @@
 // Lane kernels over the rows of a C-contiguous (rows, n) buffer: sorting (NaNs last, complex
 // numbers lexicographically, as NumPy orders them; long rows of integers and real floats by
-// radix, the others with std::sort / std::stable_sort) and
-// the positions of extremes (first occurrence; a NaN is the extreme, as in NumPy).
+// radix, the others with std::sort / std::stable_sort), searchsorted, unique runs and isin.
 #pragma once
 #include <algorithm>
 #include <numeric>
