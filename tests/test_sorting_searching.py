@@ -159,3 +159,20 @@ def test_long_runs_of_argmax_argmin_max_min(n: int, data: st.DataObject) -> None
     for name in ("argmax", "argmin", "max", "min"):
         got = np.asarray(getattr(xp, name)(x))
         np.testing.assert_array_equal(got, getattr(np, name)(a), err_msg=name)
+
+
+@pytest.mark.parametrize("n", [7, 600])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sorting_bools_holding_other_bytes_than_0_and_1(n: int, descending: bool) -> None:
+    # NumPy or DLPack memory may hold any byte in a bool array: every non-zero byte is True,
+    # and sorting normalises the values (it once read them as C++ bools, which is undefined).
+    raw = np.random.default_rng(4).choice(np.array([0, 1, 2, 3, 128, 255], np.uint8), n)
+    x = xp.asarray(raw.view(np.bool_))
+    truth = raw != 0
+    keys = ~truth if descending else truth
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x, descending=descending)),
+                                  np.argsort(keys, stable=True))
+    got = np.asarray(xp.sort(x, descending=descending)).view(np.uint8)
+    expected = np.sort(truth)[::-1] if descending else np.sort(truth)
+    np.testing.assert_array_equal(got, expected.view(np.uint8))
+    np.testing.assert_array_equal(np.asarray(xp.unique_values(x)), np.unique(truth))

@@ -3,6 +3,7 @@
 // radix, the others with std::sort / std::stable_sort), searchsorted, unique runs and isin.
 #pragma once
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include "ax_math.hpp"
 #include "ax_radix.hpp"
@@ -45,6 +46,32 @@ void compare_sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stab
     }
 }
 
+// Bool rows are read as bytes, any non-zero byte being True (memory from NumPy or DLPack may
+// hold other bytes than 0 and 1): a count for sort, a stable two-way partition for argsort.
+inline void sort_bool_rows(char* data, int64_t rows, int64_t n, bool desc) {
+    for (int64_t r = 0; r < rows; ++r) {
+        uint8_t* row = reinterpret_cast<uint8_t*>(data) + r * n;
+        int64_t trues = 0;
+        for (int64_t i = 0; i < n; ++i) trues += row[i] != 0;
+        const int64_t first = desc ? trues : n - trues;
+        std::memset(row, desc ? 1 : 0, first);
+        std::memset(row + first, desc ? 0 : 1, n - first);
+    }
+}
+inline void argsort_bool_rows(const char* data, int64_t* out, int64_t rows, int64_t n,
+                              bool desc) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint8_t* row = reinterpret_cast<const uint8_t*>(data) + r * n;
+        int64_t* o = out + r * n;
+        int64_t k = 0;
+        for (int pass = 0; pass < 2; ++pass) {
+            const bool want = (pass == 0) == desc;  // ascending: False first
+            for (int64_t i = 0; i < n; ++i)
+                if ((row[i] != 0) == want) o[k++] = i;
+        }
+    }
+}
+
 template <class T, bool DESC>
 void radix_sort_rows(T* data, int64_t rows, int64_t n, T* tmp) {
     for (int64_t r = 0; r < rows; ++r) radix_sort_row<T, DESC>(data + r * n, n, tmp);
@@ -54,6 +81,10 @@ void radix_sort_rows(T* data, int64_t rows, int64_t n, T* tmp) {
 // a comparison sort; so does every row when the scratch row cannot be had.
 template <class T>
 void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
+    if constexpr (std::is_same_v<T, bool>) {
+        sort_bool_rows(data, rows, n, desc);
+        return;
+    }
     if constexpr (radix_sortable_v<T>) {
         if (n >= RADIX_MIN_N) {
             if (T* tmp = static_cast<T*>(std::malloc(n * sizeof(T)))) {
@@ -98,6 +129,10 @@ void radix_argsort_rows(const T* data, int64_t* out, int64_t rows, int64_t n,
 template <class T>
 void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
                   bool stable) {
+    if constexpr (std::is_same_v<T, bool>) {
+        argsort_bool_rows(data, out, rows, n, desc);
+        return;
+    }
     if constexpr (radix_sortable_v<T>) {
         using K = radix_key_t<T>;
         if (n >= RADIX_MIN_N) {
