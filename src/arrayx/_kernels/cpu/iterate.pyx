@@ -21,7 +21,7 @@ cdef extern from "ax_omp.h" nogil:
 
 # Below this many elements a kernel runs on the calling thread: on a busy machine waking a
 # second thread (which may have to wait for a core) costs more than it saves.
-cdef int64_t PARALLEL_MIN = 1 << 20
+cdef int64_t PARALLEL_MIN = 1 << 19
 # A parallel work unit covers about this many elements.
 cdef int64_t BLOCK = 1 << 15
 # Side of the square tiles a block is walked in when an operand is transposed.
