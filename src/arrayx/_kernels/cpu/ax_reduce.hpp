@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 #include "ax_math.hpp"
 #ifdef __SSE2__
@@ -73,34 +74,81 @@ template <> struct Lanes<float> {
 };
 #endif
 
+#ifdef __SSE2__
+// Lanes over p[0..i) for the largest i <= n that is a multiple of 4 lanes: the extreme into
+// `acc`; false when an element is NaN. `n` is at least 4 lanes.
+template <bool Max, class T>
+bool extreme_lanes_sse2(const T* p, int64_t n, T& acc, int64_t& i) {
+    using L = Lanes<T>;
+    constexpr int W = L::width;
+    typename L::V r[4], nan = L::zero();
+    for (int k = 0; k < 4; ++k) r[k] = L::load(p + k * W);
+    for (i = 0; i + 4 * W <= n; i += 4 * W) {
+        for (int k = 0; k < 4; ++k) {
+            const typename L::V x = L::load(p + i + k * W);
+            r[k] = Max ? L::max(x, r[k]) : L::min(x, r[k]);
+            nan = L::bit_or(nan, L::unordered(x));
+        }
+    }
+    T lanes[4 * W];
+    for (int k = 0; k < 4; ++k) L::store(lanes + k * W, r[k]);
+    acc = lanes[0];
+    for (int k = 1; k < 4 * W; ++k) acc = Max ? maximum_(acc, lanes[k]) : minimum_(acc, lanes[k]);
+    return !L::any(nan);
+}
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define AX_AVX2_LANES 1
+// The same with 256-bit vectors, compiled for AVX2 and taken where the CPU has it.
+template <bool Max, class T>
+__attribute__((target("avx2"))) bool extreme_lanes_avx2(const T* p, int64_t n, T& acc,
+                                                         int64_t& i) {
+    typedef T V __attribute__((vector_size(32)));
+    using M = decltype(V{} != V{});
+    constexpr int W = 32 / sizeof(T);
+    V r[4];
+    M nan = M{} != M{};
+    for (int k = 0; k < 4; ++k) std::memcpy(&r[k], p + k * W, 32);
+    for (i = 0; i + 4 * W <= n; i += 4 * W) {
+        for (int k = 0; k < 4; ++k) {
+            V x;
+            std::memcpy(&x, p + i + k * W, 32);
+            r[k] = Max ? (x > r[k] ? x : r[k]) : (x < r[k] ? x : r[k]);
+            nan |= x != x;
+        }
+    }
+    bool any = false;
+    for (int j = 0; j < W; ++j) any |= nan[j] != 0;
+    acc = r[0][0];
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < W; ++j) acc = Max ? maximum_(acc, r[k][j]) : minimum_(acc, r[k][j]);
+    return !any;
+}
+inline bool cpu_has_avx2() {
+    static const bool yes = __builtin_cpu_supports("avx2");
+    return yes;
+}
+#endif
+
 // The largest (Max) or smallest element of the contiguous run p[0..n), n >= 1; NaN if any
 // element is NaN.
 template <bool Max, class T>
 T extreme_run(const T* p, int64_t n) {
     int64_t i = 0;
     T acc = p[0];
-#ifdef __SSE2__
     if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-        using L = Lanes<T>;
-        constexpr int W = L::width;
-        if (n >= 4 * W) {
-            typename L::V r[4], nan = L::zero();
-            for (int k = 0; k < 4; ++k) r[k] = L::load(p + k * W);
-            for (i = 0; i + 4 * W <= n; i += 4 * W) {
-                for (int k = 0; k < 4; ++k) {
-                    const typename L::V x = L::load(p + i + k * W);
-                    r[k] = Max ? L::max(x, r[k]) : L::min(x, r[k]);
-                    nan = L::bit_or(nan, L::unordered(x));
-                }
-            }
-            if (L::any(nan)) return std::numeric_limits<T>::quiet_NaN();
-            T lanes[4 * W];
-            for (int k = 0; k < 4; ++k) L::store(lanes + k * W, r[k]);
-            acc = lanes[0];
-            for (int k = 1; k < 4 * W; ++k) acc = Max ? maximum_(acc, lanes[k]) : minimum_(acc, lanes[k]);
-        }
-    }
+        constexpr int64_t W = 32 / sizeof(T);
+        bool ordered = true;
+#ifdef AX_AVX2_LANES
+        if (n >= 4 * W && cpu_has_avx2()) ordered = extreme_lanes_avx2<Max>(p, n, acc, i);
+        else
 #endif
+#ifdef __SSE2__
+        if (n >= 2 * W) ordered = extreme_lanes_sse2<Max>(p, n, acc, i);
+#endif
+        if (!ordered) return std::numeric_limits<T>::quiet_NaN();
+    }
     for (; i < n; ++i) acc = Max ? maximum_(acc, p[i]) : minimum_(acc, p[i]);
     return acc;
 }
