@@ -426,6 +426,15 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     return o, ol, code
 
 
+cdef Layout _spread(Layout l, Layout over, tuple axes):
+    """``over`` (unit axes at ``axes``) seen over ``l``'s shape, with stride 0 along ``axes``."""
+    cdef int64_t st[MAXDIM]
+    cdef int i
+    for i in range(l.ndim):
+        st[i] = 0 if i in axes else over.strides_[i]
+    return new_layout(l.ndim, l.shape_, st, over.offset)
+
+
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     """Fold ``s`` (seen through ``l``, dtype ``code``) over ``axes`` with fold op ``op``.
 
@@ -436,7 +445,6 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     if fn == NULL:
         raise TypeError(f"this reduction does not accept {_dtypes.DTYPES[acc]}")
     cdef int64_t shape[MAXDIM]
-    cdef int64_t st[MAXDIM]
     cdef int i, n = l.ndim
     for i in range(n):
         shape[i] = 1 if i in axes else l.shape_[i]
@@ -445,9 +453,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     fold_init_kernel(op, acc)(o.data, ol.size)
     if l.size == 0:
         return o, ol, acc
-    for i in range(n):
-        st[i] = 0 if i in axes else ol.strides_[i]
-    cdef Layout spread = new_layout(n, l.shape_, st, 0)
+    cdef Layout spread = _spread(l, ol, axes)
     cdef int c[2]
     cdef int stored[2]
     c[:] = [acc, acc]
@@ -472,14 +478,8 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     cdef Storage o = allocate(ol, code, s.device, True)
     if l.size == 0:
         return o, ol, code
-    cdef int64_t st[MAXDIM]
-    cdef int i
-    for i in range(l.ndim):
-        st[i] = 0 if i in axes else ol.strides_[i]
-    cdef Layout spread = new_layout(l.ndim, l.shape_, st, 0)
-    for i in range(l.ndim):
-        st[i] = 0 if i in axes else cl.strides_[i]
-    cdef Layout centre = new_layout(l.ndim, l.shape_, st, cl.offset)
+    cdef Layout spread = _spread(l, ol, axes)
+    cdef Layout centre = _spread(l, cl, axes)
     cdef int c[3]
     c[:] = [code, code, code]
     run_n(fn, (s, cs, o), (l, centre, spread), c, spread, True, NULL,

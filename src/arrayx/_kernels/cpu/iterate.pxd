@@ -8,7 +8,9 @@ cdef enum:
     MAX_OPERANDS = 4
     CHUNK = 1024
     MAX_DIMS = 64
-    FOLD_PARTS_MAX = 16
+    # Large folds, scans and gathers are cut into this many ranges whatever the thread count,
+    # so that a float result's rounding does not depend on how many threads ran it.
+    FOLD_PARTS = 16
 
 cdef int num_threads
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,

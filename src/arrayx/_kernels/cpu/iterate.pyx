@@ -214,23 +214,23 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
                      rows_per, cols_per, tiled, casts)
 
 
-# A fold above PARALLEL_MIN elements is cut into this many parts, whatever the thread count,
-# so that its result (a float sum's rounding) does not depend on how many threads ran it.
-cdef int64_t FOLD_PARTS = FOLD_PARTS_MAX
+cdef inline int64_t part_start(int64_t part, int64_t n) noexcept nogil:
+    """Where range ``part`` of the ``FOLD_PARTS`` ranges of ``n`` elements starts (``part``
+    ``FOLD_PARTS`` gives ``n``)."""
+    return part * n // FOLD_PARTS
 
 
 cdef inline void run_part(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
                           const int64_t* strides, const int* itemsize, const loop2d_fn* casts,
-                          int axis, int64_t part, int64_t parts, char* private_out) noexcept nogil:
-    """Fold part ``part`` of ``parts`` along ``axis`` (into ``private_out`` when not NULL)."""
+                          int axis, int64_t part, char* private_out) noexcept nogil:
+    """Fold range ``part`` along ``axis`` (into ``private_out`` when not NULL)."""
     cdef int64_t sub[MAX_DIMS]
     cdef char* ptrs[MAX_OPERANDS]
-    cdef int64_t extent = shape[axis]
-    cdef int64_t start = part * extent // parts
+    cdef int64_t start = part_start(part, shape[axis])
     cdef int d
     for d in range(ndim):
         sub[d] = shape[d]
-    sub[axis] = (part + 1) * extent // parts - start
+    sub[axis] = part_start(part + 1, shape[axis]) - start
     for d in range(nop):
         ptrs[d] = base[d] + start * strides[d * ndim + axis] * itemsize[d]
     if private_out != NULL:
@@ -272,15 +272,9 @@ cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, i
             return -1
         for p in range(FOLD_PARTS - 1):
             init(buffers + p * bytes_per, out_size)
-    cdef int threads = num_threads
-    if threads == 1:
-        for p in range(FOLD_PARTS):
-            run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
-                     buffers + (p - 1) * bytes_per if reduced and p else NULL)
-    else:
-        for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-            run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p, FOLD_PARTS,
-                     buffers + (p - 1) * bytes_per if reduced and p else NULL)
+    for p in prange(FOLD_PARTS, num_threads=num_threads, schedule="dynamic"):
+        run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p,
+                 buffers + (p - 1) * bytes_per if reduced and p else NULL)
     cdef char* ptrs[2]
     cdef int64_t st[4]
     st[0] = 0
@@ -303,16 +297,16 @@ cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int item
     Above ``PARALLEL_MIN`` elements ``FOLD_PARTS`` ranges are searched in parallel; the
     answer is the first range's candidate that the kernel picks among the candidates.
     """
-    cdef int64_t found[FOLD_PARTS_MAX]
-    cdef char candidates[FOLD_PARTS_MAX * 16]
+    cdef int64_t found[FOLD_PARTS]
+    cdef char candidates[FOLD_PARTS * 16]
     cdef int64_t p, start, best = 0
     cdef int threads = num_threads
     if n < PARALLEL_MIN or threads == 1:
         fn(data, &best, 1, n, want_max)
         return best
     for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = p * n // FOLD_PARTS
-        fn(data + start * itemsize, &found[p], 1, (p + 1) * n // FOLD_PARTS - start, want_max)
+        start = part_start(p, n)
+        fn(data + start * itemsize, &found[p], 1, part_start(p + 1, n) - start, want_max)
         found[p] = found[p] + start
     for p in range(FOLD_PARTS):
         memcpy(candidates + p * itemsize, data + found[p] * itemsize, itemsize)
@@ -332,8 +326,8 @@ cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows,
     """
     cdef int threads = num_threads
     cdef int64_t r, p, start, length
-    cdef char totals[FOLD_PARTS_MAX * 16]
-    cdef char offsets[FOLD_PARTS_MAX * 16]
+    cdef char totals[FOLD_PARTS * 16]
+    cdef char offsets[FOLD_PARTS * 16]
     if rows > 1 or n < PARALLEL_MIN:
         if threads == 1 or rows * n < PARALLEL_MIN or rows < threads:
             for r in range(rows):
@@ -345,13 +339,13 @@ cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows,
                      NULL)
         return
     for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = p * n // FOLD_PARTS
-        total(data + start * stride * itemsize, (p + 1) * n // FOLD_PARTS - start, stride,
+        start = part_start(p, n)
+        total(data + start * stride * itemsize, part_start(p + 1, n) - start, stride,
               totals + p * itemsize)
     scan(totals, FOLD_PARTS, 1, offsets, NULL)
     for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = p * n // FOLD_PARTS
-        length = (p + 1) * n // FOLD_PARTS - start
+        start = part_start(p, n)
+        length = part_start(p + 1, n) - start
         scan(data + start * stride * itemsize, length, stride, out + start * itemsize,
              &offsets[(p - 1) * itemsize] if p else <char*>NULL)
 
@@ -367,11 +361,11 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
     cdef int threads = num_threads
     if threads == 1 or m < GATHER_PARALLEL_MIN:
         return take_1d(src, n, stride, idx, m, out, itemsize)
-    cdef int64_t bad[FOLD_PARTS_MAX]
+    cdef int64_t bad[FOLD_PARTS]
     cdef int64_t p, start
     for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = p * m // FOLD_PARTS
-        bad[p] = take_1d(src, n, stride, idx + start, (p + 1) * m // FOLD_PARTS - start,
+        start = part_start(p, m)
+        bad[p] = take_1d(src, n, stride, idx + start, part_start(p + 1, m) - start,
                          out + start * itemsize, itemsize)
         if bad[p] >= 0:
             bad[p] = bad[p] + start
