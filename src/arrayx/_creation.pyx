@@ -406,6 +406,9 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     if arrs and any(x.device != arrs[0].device for x in arrs):
         raise ValueError("meshgrid's arrays must share one device")
     cdef int n = len(arrs)
+    if n > MAXDIM:
+        raise ValueError(f"meshgrid of {n} arrays would need {n} dimensions; arrayx supports "
+                         f"at most {MAXDIM}")
     shape = [a.shape[0] for a in arrs]
     if indexing == "xy" and n >= 2:
         shape[0], shape[1] = shape[1], shape[0]

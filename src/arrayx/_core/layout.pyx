@@ -465,8 +465,10 @@ cdef Layout basic_index(Layout a, object key):
     cdef int n = 0, src = 0, consumed = 0, i
     cdef Py_ssize_t start, stop, step, length, idx, dim
     cdef bint seen_ellipsis = False
+    cdef int added = 0, dropped = 0
     for k in key:
         if k is None or isinstance(k, bool):
+            added += 1
             continue
         if k is Ellipsis:
             if seen_ellipsis:
@@ -474,18 +476,26 @@ cdef Layout basic_index(Layout a, object key):
             seen_ellipsis = True
             continue
         consumed += 1
+        if not isinstance(k, slice):
+            dropped += 1
     if consumed > a.ndim:
         raise IndexError(
             f"too many indices for an array of {a.ndim} dimensions: {consumed} were given")
+    # The result's dimensions, counted before any is written: new axes, plus every axis of
+    # ``a`` but those an integer removes.
+    n = added + a.ndim - dropped
+    if n > MAXDIM:
+        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives {n}")
+    n = 0
     for k in key:
-        if n >= MAXDIM:
-            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
         if isinstance(k, slice):
             dim = a.shape_[src]
             PySlice_Unpack(k, &start, &stop, &step)
             length = PySlice_AdjustIndices(dim, &start, &stop, step)
             shape[n] = length
-            st[n] = a.strides_[src] * step
+            # A step is at most the axis length once the slice holds two elements, so the
+            # product cannot overflow; with fewer the stride is never used.
+            st[n] = a.strides_[src] * step if length > 1 else a.strides_[src]
             if length > 0:
                 offset += start * a.strides_[src]
             n += 1
@@ -506,22 +516,21 @@ cdef Layout basic_index(Layout a, object key):
             n += 1
         else:
             try:
-                idx = operator.index(k)
+                pyidx = operator.index(k)
             except TypeError:
                 raise IndexError(
                     f"only integers, slices, ..., None and integer or boolean arrays are valid "
                     f"indices, got {type(k).__name__}") from None
             dim = a.shape_[src]
-            if idx < -dim or idx >= dim:
+            if pyidx < -dim or pyidx >= dim:
                 raise IndexError(
-                    f"index {idx} is out of bounds for axis {src} with size {dim}")
+                    f"index {pyidx} is out of bounds for axis {src} with size {dim}")
+            idx = pyidx
             if idx < 0:
                 idx += dim
             offset += idx * a.strides_[src]
             src += 1
     while src < a.ndim:
-        if n >= MAXDIM:
-            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
         shape[n] = a.shape_[src]
         st[n] = a.strides_[src]
         n += 1
