@@ -4,7 +4,7 @@
 // c (m x n, rows n elements apart) += a (m x k, strides as0/as1) @ b (k x n, row stride bs0,
 // unit column stride). Integers wrap modulo 2^bits as NumPy's do: signed products accumulate
 // in the unsigned type of the same width (no signed overflow), narrow ones in `unsigned`.
-// bool is logical: c[i, j] = any_p(a[i, p] and b[p, j]).
+// bool is logical: c[i, j] = any_p(a[i, p] and b[p, j]) (bool8 sums stay 0 or 1).
 #pragma once
 #include <algorithm>
 #include <type_traits>
@@ -14,7 +14,6 @@
 namespace ax {
 
 template <class T> struct mm_unsigned { using type = std::make_unsigned_t<T>; };
-template <> struct mm_unsigned<bool> { using type = bool; };
 
 template <class T, bool = std::is_integral_v<T>>
 struct mm_types {
