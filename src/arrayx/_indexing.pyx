@@ -32,9 +32,14 @@ cdef object _as_index(object k):
     if isinstance(k, (bool, int, slice)) or k is None or k is Ellipsis:
         return k
     try:
-        a = k if isinstance(k, Array) else asarray(k)
+        # An empty sequence selects nothing along its axis: an empty integer index (NumPy).
+        a = k if isinstance(k, Array) else asarray(
+            k, dtype="int64" if isinstance(k, (list, tuple)) and len(k) == 0 else None)
     except OverflowError:
         raise IndexError(f"an index in {k!r} is out of bounds for any array") from None
+    except TypeError:
+        raise IndexError(f"only integers, slices, ..., None and integer or boolean arrays are "
+                         f"valid indices, got {type(k).__name__}") from None
     if (<Array>a)._code != 0 and not 1 <= (<Array>a)._code <= 8:
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
     if (<Array>a)._layout.ndim == 0:

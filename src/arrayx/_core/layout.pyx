@@ -123,6 +123,10 @@ cdef inline void _set_flags(Layout L) noexcept:
     L.f_contiguous = f
 
 
+# The most elements a fresh array may span: its byte strides fit in int64 for every itemsize.
+cdef int64_t MAX_ELEMENTS = INT64_MAX // 16
+
+
 cdef Layout _alloc(int ndim):
     cdef Layout L = Layout.__new__(Layout)
     L.ndim = ndim
@@ -176,6 +180,13 @@ cdef Layout contiguous(int ndim, const int64_t* shape, bint fortran=False):
     if ndim:
         memcpy(L.shape_, shape, ndim * sizeof(int64_t))
     L.size = _size_of(ndim, shape)
+    # Strides are products of the non-zero dimensions: they must stay byte offsets for any
+    # itemsize (16 at most), even when a zero dimension makes the array empty (as NumPy).
+    for i in range(ndim):
+        if shape[i] and s > MAX_ELEMENTS // shape[i]:
+            raise ValueError("array is too big: its strides in bytes overflow 64 bits")
+        s *= shape[i] if shape[i] else 1
+    s = 1
     if fortran:
         for i in range(ndim):
             L.strides_[i] = s
@@ -207,6 +218,8 @@ cdef int parse_shape(object shape, int64_t* out) except -1:
     if isinstance(shape, int) and not isinstance(shape, bool):
         out[0] = _as_dim(shape)
         return 1
+    if isinstance(shape, bool):
+        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}")
     if isinstance(shape, (tuple, list)):
         n = len(shape)
         if n > MAXDIM:
