@@ -30,10 +30,19 @@ cdef int64_t TILE = 64
 cdef int num_threads = 1
 
 
+# More threads than this are a mistake, not a wish: OpenMP aborts the process when it cannot
+# create the threads asked for.
+MAX_THREADS = 1024
+
+
 def _default_threads() -> int:
     env = os.environ.get("ARRAYX_NUM_THREADS")
     if env:
-        return max(1, int(env))
+        try:
+            n = int(env)
+        except ValueError:
+            raise ValueError(f"ARRAYX_NUM_THREADS must be an int, got {env!r}") from None
+        return min(max(1, n), MAX_THREADS)
     return max(1, omp_get_max_threads())
 
 
@@ -42,11 +51,13 @@ def get_num_threads() -> int:
     return num_threads
 
 
-def set_num_threads(int n) -> None:
-    """Set the number of threads the CPU kernels use (at least 1)."""
+def set_num_threads(n) -> None:
+    """Set the number of threads the CPU kernels use (1 to 1024)."""
     global num_threads
-    if n < 1:
-        raise ValueError(f"the thread count must be at least 1, got {n}")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"the thread count must be an int, got {n!r}")
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"the thread count must be from 1 to {MAX_THREADS}, got {n}")
     num_threads = n
 
 
