@@ -399,3 +399,23 @@ def test_huge_slice_steps(step: int) -> None:
         got = a[key]
         assert got.shape == want.shape
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+# --- found by the audit ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [4, 5, 6, 10**12])
+def test_diff_with_a_huge_n_ends_at_once(n: int) -> None:
+    x = np.arange(5) ** 2
+    want = np.diff(x, n=min(n, 10))
+    got = xp.diff(xp.asarray(x), n=n)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_shape_given_as_a_tuple_subclass_whose_len_lies() -> None:
+    class NoLength(tuple):
+        def __len__(self) -> int:
+            return 0
+
+    for fn in (xp.zeros, xp.ones, xp.empty):
+        assert fn(NoLength((2, 3))).shape == np.zeros(NoLength((2, 3))).shape

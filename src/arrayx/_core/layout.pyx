@@ -221,6 +221,8 @@ cdef int parse_shape(object shape, int64_t* out) except -1:
     if isinstance(shape, bool):
         raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}")
     if isinstance(shape, (tuple, list)):
+        if type(shape) is not tuple and type(shape) is not list:
+            shape = tuple(shape)  # a subclass's len() and items need not agree
         n = len(shape)
         if n > MAXDIM:
             raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
