@@ -419,3 +419,72 @@ def test_shape_given_as_a_tuple_subclass_whose_len_lies() -> None:
 
     for fn in (xp.zeros, xp.ones, xp.empty):
         assert fn(NoLength((2, 3))).shape == np.zeros(NoLength((2, 3))).shape
+
+
+@pytest.mark.parametrize("n", [0, 1, 16, 100])
+def test_axes_given_as_a_list_whose_len_lies(n: int) -> None:
+    isolated(f"""
+        class L(list):
+            def __init__(s, it, n): super().__init__(it); s.n = n
+            def __len__(s): return s.n
+        x = xp.asarray(np.arange(20.0).reshape(4, 5))
+        r = xp.expand_dims(x, axis=L([0, 1], {n}))
+        assert r.shape == (1, 1, 4, 5), r.shape
+        assert xp.reshape(r, (20,)).shape == (20,)
+        assert xp.permute_dims(x, L([1, 0], {n})).shape == (5, 4)
+        assert xp.squeeze(r, axis=L([0, 1], {n})).shape == (4, 5)
+    """)
+
+
+def test_uint64_index_changed_by_a_later_key_item_is_not_read() -> None:
+    a = xp.asarray(np.arange(6.0).reshape(2, 3))
+    idx = xp.asarray(np.array([1], np.uint64))
+
+    class Rewrites(list):
+        def __len__(self) -> int:
+            idx[0] = 2**64 - 1
+            return list.__len__(self)
+
+    # The index is checked and copied before the list runs; the copy is what is read.
+    np.testing.assert_array_equal(np.asarray(a[idx, Rewrites([0])]), [3.0])
+
+
+def test_asarray_leaf_widened_while_read_raises() -> None:
+    class Kind:
+        kind = "i"
+
+    outer: list = []
+
+    class Widens:
+        dtype = Kind()
+        shape = ()
+
+        def item(self) -> int:
+            outer[1] = 2.5
+            return 1
+
+    outer.extend([Widens(), 7])
+    with pytest.raises(ValueError):
+        xp.asarray(outer)
+
+
+def test_zero_to_a_complex_power_with_positive_real_part_is_zero() -> None:
+    a = np.array([0j, -0j, 0j, 0j, 0j])
+    b = np.array([1 + 1j, 2 - 3j, 0.5 + 1e-300j, -1 + 1j, 1j])
+    for dt in ("complex64", "complex128"):
+        with np.errstate(all="ignore"):
+            want = np.power(a.astype(dt), b.astype(dt))
+        got = np.asarray(xp.asarray(a, dtype=dt) ** xp.asarray(b, dtype=dt))
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("fn", ["any", "all"])
+@pytest.mark.parametrize("n", [1, 7, 64, 1000, 4099])
+def test_any_all_of_contiguous_odd_bool_bytes(fn: str, n: int) -> None:
+    rng = np.random.default_rng(n)
+    raw = rng.integers(0, 4, n).astype(np.uint8) * rng.integers(0, 200, n).astype(np.uint8)
+    for mem in (raw, np.zeros(n, np.uint8), np.full(n, 3, np.uint8)):
+        got = getattr(xp, fn)(xp.asarray(mem.view(np.bool_)))
+        want = getattr(np, fn)(mem != 0)
+        assert bool(got) == bool(want)
+        assert np.asarray(got).view(np.uint8).item() in (0, 1)

@@ -112,14 +112,17 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
 
 
 cdef int fill(object obj, int depth, int ndim, const int64_t* shape, char** ptr,
-              int code) except -1:
+              int code, int kind) except -1:
     """Write the leaves of ``obj`` in C order at ``*ptr``, advancing it.
 
-    Each level's count is checked against ``shape`` as it is read: a leaf's conversion runs
-    user code that may change the sequences after ``scan`` measured them.
+    Each level's count, and each leaf's kind (at most ``kind``, the widest ``scan`` found), is
+    checked as it is read: a leaf's conversion runs user code that may change the sequences
+    after ``scan`` measured them.
     """
+    cdef int k
     if depth == ndim:
-        if is_sequence(obj) or scalar_kind(obj) < 0:
+        k = -1 if is_sequence(obj) else scalar_kind(obj)
+        if k < 0 or k > kind:
             raise ValueError("the nested sequence changed while it was read")
         write_scalar(ptr[0], code, leaf_value(obj))
         ptr[0] += ITEMSIZE[code]
@@ -130,7 +133,7 @@ cdef int fill(object obj, int depth, int ndim, const int64_t* shape, char** ptr,
     for item in obj:
         if count == shape[depth]:
             raise ValueError("the nested sequence changed while it was read")
-        fill(item, depth + 1, ndim, shape, ptr, code)
+        fill(item, depth + 1, ndim, shape, ptr, code, kind)
         count += 1
     if count != shape[depth]:
         raise ValueError("the nested sequence changed while it was read")
@@ -191,7 +194,7 @@ def from_sequence(obj, dtype, device) -> Array:
                 return out
         except OverflowError:
             raise OverflowError("a Python int in the sequence does not fit in int64") from None
-    fill(obj, 0, ndim, shape, &p, code)
+    fill(obj, 0, ndim, shape, &p, code, kind)
     return out
 
 

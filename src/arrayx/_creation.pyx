@@ -213,6 +213,21 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     return a
 
 
+cdef object _real_arg(object v):
+    """``v`` as a Python int or float (NumPy's integer and float scalars included); TypeError
+    for bools, complex numbers and anything else."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return v
+    if not isinstance(v, (bool, complex)) and getattr(v, "dtype", None) is not None \
+            and getattr(v, "shape", None) == ():
+        kind = getattr(v.dtype, "kind", None)
+        if kind in ("i", "u"):
+            return operator.index(v)
+        if kind == "f":
+            return float(v)
+    raise TypeError(f"arange takes real numbers, got {v!r}")
+
+
 cdef object _int_arg(object value, str name):
     """``value`` as a Python int; TypeError for a bool or a non-integer."""
     if isinstance(value, bool):
@@ -247,9 +262,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     """
     if stop is None:
         start, stop = 0, start
-    for v in (start, stop, step):
-        if isinstance(v, (bool, complex)) or not isinstance(v, (int, float)):
-            raise TypeError(f"arange takes real numbers, got {v!r}")
+    start, stop, step = _real_arg(start), _real_arg(stop), _real_arg(step)
     if step == 0:
         raise ValueError("arange's step must not be zero")
     all_int = _is_int(start) and _is_int(stop) and _is_int(step)

@@ -44,16 +44,19 @@ cdef object _as_index(object k):
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
     if (<Array>a)._layout.ndim == 0:
         return bool(a) if (<Array>a)._code == 0 else a.__index__()
-    _check_uint64(<Array>a)
-    return a
+    return _checked_uint64(<Array>a)
 
 
-cdef int _check_uint64(Array a) except -1:
-    """IndexError when a uint64 index array holds a value that int64 offsets cannot: no index
-    that large is in range, and a cast would wrap it to a negative index."""
-    if a._code == 8 and a._layout.size and int(_max(a)) > INT64_MAX:
+cdef Array _checked_uint64(Array a):
+    """``a``, or for a uint64 index array a private int64 copy: IndexError when it holds a
+    value int64 offsets cannot (no index that large is in range, and a cast would wrap it to a
+    negative index). The copy is what is read later, so user code that runs in between (a
+    later key item's ``__len__``) cannot slip such a value back in."""
+    if a._code != 8:
+        return a
+    if a._layout.size and int(_max(a)) > INT64_MAX:
         raise IndexError(f"index {int(_max(a))} is out of bounds for any array")
-    return 0
+    return contiguous_copy(a, 4)
 
 
 cdef tuple _resolve(Array a, object key):
@@ -337,8 +340,7 @@ def take(x, indices, /, *, axis=None) -> Array:
 
 cdef Array _take_1d(Array a, Array indices):
     """``take`` from a 1-D array: one checked gather pass."""
-    _check_uint64(indices)
-    cdef Array idx = indices
+    cdef Array idx = _checked_uint64(indices)
     if not (idx._code == 4 and idx._layout.c_contiguous):
         idx = contiguous_copy(idx, 4)
     cdef int64_t m = idx._layout.size

@@ -313,15 +313,23 @@ def tile(x, repetitions, /) -> Array:
     a = reshape(a, (1,) * (n - a._layout.ndim) + a.shape)
     cdef int64_t shape[MAXDIM]
     cdef int64_t st[MAXDIM]
-    if 2 * n > MAXDIM:
-        raise ValueError(f"tile of {n} dimensions needs too many")
+    # Each repeated axis becomes (repetitions, length) with stride 0 on the first; the others
+    # stay one axis.
+    cdef int m = n + sum(1 for r in reps if r != 1)
+    if m > MAXDIM:
+        raise ValueError(f"tile repeating {m - n} of {n} axes needs {m} dimensions; arrayx "
+                         f"supports at most {MAXDIM}")
+    cdef int j = 0
     for i in range(n):
-        shape[2 * i] = reps[i]
-        st[2 * i] = 0
-        shape[2 * i + 1] = a._layout.shape_[i]
-        st[2 * i + 1] = a._layout.strides_[i]
-    cdef Layout spread = new_layout(2 * n, shape, st, a._layout.offset)
-    cdef Array out = new_array(contiguous(2 * n, shape), a._code, a._storage.device)
+        if reps[i] != 1:
+            shape[j] = reps[i]
+            st[j] = 0
+            j += 1
+        shape[j] = a._layout.shape_[i]
+        st[j] = a._layout.strides_[i]
+        j += 1
+    cdef Layout spread = new_layout(m, shape, st, a._layout.offset)
+    cdef Array out = new_array(contiguous(m, shape), a._code, a._storage.device)
     copy_cast(a._storage, spread, a._code, out._storage, out._layout, a._code)
     return reshape(out, tuple(reps[i] * a.shape[i] for i in range(n)))
 

@@ -245,7 +245,7 @@ template <class T> inline T remainder_(T a, T b) {
 }
 
 // --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
-// Complex powers follow NumPy's npy_cpow: z**0 is 1, 0**b is 0 for a real b > 0, and small
+// Complex powers follow NumPy's npy_cpow: z**0 is 1, 0**b is 0 when b's real part is > 0, small
 // integer exponents multiply (so (1+infj)**1 is 1+infj); the rest is exp(b log z).
 template <class V> inline std::complex<V> cmul_(std::complex<V> a, std::complex<V> b) {
     return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
@@ -267,7 +267,7 @@ template <class V> inline std::complex<V> cpower(std::complex<V> a, std::complex
     const V br = b.real(), bi = b.imag();
     if (br == 0 && bi == 0) return C(1, 0);
     if (a.real() == 0 && a.imag() == 0) {
-        if (br > 0 && bi == 0) return C(0, 0);
+        if (br > 0) return C(0, 0);
         const V n = std::numeric_limits<V>::quiet_NaN();
         return C(n, n);
     }

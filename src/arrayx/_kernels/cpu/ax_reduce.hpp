@@ -137,6 +137,18 @@ inline bool cpu_has_avx2() {
 // element is NaN.
 template <bool Max, class T>
 T extreme_run(const T* p, int64_t n) {
+    if constexpr (std::is_same_v<T, bool8>) {
+        // any (Max) and all over raw bytes, so the loop vectorises; one canonical byte out.
+        const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
+        uint8_t r = 0;
+        if constexpr (Max) {
+            for (int64_t i = 0; i < n; ++i) r |= b[i];
+            return bool8(r != 0);
+        } else {
+            for (int64_t i = 0; i < n; ++i) r |= static_cast<uint8_t>(b[i] == 0);
+            return bool8(r == 0);
+        }
+    }
     int64_t i = 0;
     T acc = p[0];
     if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {

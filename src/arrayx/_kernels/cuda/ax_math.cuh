@@ -267,7 +267,7 @@ template <class V> AX_HD dstd::complex<V> cpower(dstd::complex<V> a, dstd::compl
     const V br = b.real(), bi = b.imag();
     if (br == 0 && bi == 0) return C(1, 0);
     if (a.real() == 0 && a.imag() == 0) {
-        if (br > 0 && bi == 0) return C(0, 0);
+        if (br > 0) return C(0, 0);
         const V n = dstd::numeric_limits<V>::quiet_NaN();
         return C(n, n);
     }
