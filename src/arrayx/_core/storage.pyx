@@ -4,13 +4,37 @@ Memory arrayx allocates is 64-byte aligned; buffers of 4 MiB and more are advise
 pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as the work done on
 it). Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
 alive through ``owner``. The last view that goes frees the buffer.
+
+Built with ``-DAX_EXACT_ALLOC`` (the sanitizer build, ``tools/sanitize.sh``), a buffer is
+exactly ``nbytes`` long (``posix_memalign``, still 64-byte aligned, no slack and no huge-page
+advice), so AddressSanitizer reports an overrun of even one byte past the end.
 """
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
     int MADV_HUGEPAGE
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #ifdef AX_EXACT_ALLOC
+    #define AX_EXACT_ALLOC_ON 1
+    #else
+    #define AX_EXACT_ALLOC_ON 0
+    #endif
+    /* nbytes exactly (no slack past the end), 64-byte aligned; NULL when out of memory. */
+    static void* ax_exact_alloc(size_t nbytes) {
+        void* p = NULL;
+        if (posix_memalign(&p, 64, nbytes) != 0) return NULL;
+        if (p == NULL && nbytes == 0 && posix_memalign(&p, 64, 1) != 0) return NULL;
+        return p;
+    }
+    """
+    bint AX_EXACT_ALLOC_ON
+    void* ax_exact_alloc(size_t nbytes) nogil
 
 cdef enum:
     ALIGN = 64
@@ -42,6 +66,19 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     cdef void* raw
     if nbytes < 0:
         raise ValueError(f"negative buffer size {nbytes}")
+    if AX_EXACT_ALLOC_ON:
+        with nogil:
+            raw = ax_exact_alloc(<size_t>nbytes)
+            if raw != NULL and zero:
+                memset(raw, 0, <size_t>nbytes)
+        if raw == NULL:
+            raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
+        s.raw = raw
+        s.data = <char*>raw
+        s.nbytes = nbytes
+        s.device = device
+        s.readonly = False
+        return s
     with nogil:
         raw = calloc(n, 1) if zero else malloc(n)
     if raw == NULL:
