@@ -25,11 +25,18 @@ cdef extern from *:
     #else
     #define AX_EXACT_ALLOC_ON 0
     #endif
-    /* nbytes exactly (no slack past the end), 64-byte aligned; NULL when out of memory. */
+    #if defined(__SANITIZE_ADDRESS__)
+    #include <sanitizer/asan_interface.h>
+    #define AX_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+    #else
+    #define AX_POISON(p, n) ((void)(p), (void)(n))
+    #endif
+    /* nbytes exactly (no slack past the end), 64-byte aligned; NULL when out of memory. A
+       zero-byte buffer is a valid pointer whose one byte ASan reports any access to. */
     static void* ax_exact_alloc(size_t nbytes) {
         void* p = NULL;
-        if (posix_memalign(&p, 64, nbytes) != 0) return NULL;
-        if (p == NULL && nbytes == 0 && posix_memalign(&p, 64, 1) != 0) return NULL;
+        if (posix_memalign(&p, 64, nbytes ? nbytes : 1) != 0) return NULL;
+        if (nbytes == 0) AX_POISON(p, 1);
         return p;
     }
     """
