@@ -3,7 +3,9 @@
 Memory arrayx allocates is 64-byte aligned; buffers of 4 MiB and more are advised to use huge
 pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as the work done on
 it). Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
-alive through ``owner``. The last view that goes frees the buffer.
+alive through ``owner``. The last view that goes frees the buffer. Foreign memory that is not
+aligned to its element type is copied (``wrap_aligned``): the kernels read elements as C++
+types, and a misaligned one is undefined behaviour.
 
 Built with ``-DAX_EXACT_ALLOC`` (the sanitizer build, ``tools/sanitize.sh``), a buffer is
 exactly ``nbytes`` long (``posix_memalign``, still 64-byte aligned, no slack and no huge-page
@@ -11,7 +13,7 @@ advice), so AddressSanitizer reports an overrun of even one byte past the end.
 """
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
@@ -111,4 +113,17 @@ cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, ob
     s.owner = owner
     s.readonly = readonly
     s.device = device
+    return s
+
+
+cdef Storage wrap_aligned(char* data, Py_ssize_t nbytes, object owner, bint readonly,
+                          object device, Py_ssize_t align):
+    """``wrap``, or, when ``data`` is not ``align``-byte aligned, a copy of its ``nbytes`` bytes
+    in a fresh (aligned, owner-less, equally read-only) buffer."""
+    if nbytes == 0 or <uintptr_t>data % <uintptr_t>align == 0:
+        return wrap(data, nbytes, owner, readonly, device)
+    cdef Storage s = allocate(nbytes, False, device)
+    with nogil:
+        memcpy(s.data, data, <size_t>nbytes)
+    s.readonly = readonly
     return s
