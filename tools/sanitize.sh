@@ -22,7 +22,7 @@
 #      process, children included, writes its reports there) or a report in the output.
 #
 # Environment: PYTHON (default python3), SANITIZE_DIR (default build/sanitize),
-# SANITIZE_JOBS (pytest-xdist workers, default 2), SANITIZE_FUZZ_EXAMPLES (default 100; 0 skips
+# SANITIZE_JOBS (pytest-xdist workers, default 2), SANITIZE_FUZZ_EXAMPLES (default 300; 0 skips
 # the fuzzers), SANITIZE_SKIP_TESTS=1 (fuzzers only).
 set -uo pipefail
 
@@ -31,7 +31,7 @@ ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 PYTHON=${PYTHON:-python3}
 DIR=${SANITIZE_DIR:-$ROOT/build/sanitize}
 JOBS=${SANITIZE_JOBS:-2}
-FUZZ_EXAMPLES=${SANITIZE_FUZZ_EXAMPLES:-100}
+FUZZ_EXAMPLES=${SANITIZE_FUZZ_EXAMPLES:-300}
 COPY=$DIR/src
 VENV=$DIR/venv
 LOGS=$DIR/logs
