@@ -1,7 +1,14 @@
-"""Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it."""
+"""Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it.
+
+``ARRAYX_EXTRA_COMPILE_ARGS`` and ``ARRAYX_EXTRA_LINK_ARGS`` (shell-quoted, split with
+``shlex.split``) are appended to every extension's compile and link flags, after Python's own
+``CFLAGS``, so they override them: ``tools/sanitize.sh`` builds with them (``-O1 -g
+-fsanitize=address,undefined -fno-wrapv -DAX_EXACT_ALLOC ...``).
+"""
 
 import importlib.util
 import os
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -40,6 +47,8 @@ LINK_ARGS: list[str] = []
 if OPENMP:
     COMPILE_ARGS.append("-fopenmp")
     LINK_ARGS.append("-fopenmp")
+COMPILE_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_COMPILE_ARGS", ""))
+LINK_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_LINK_ARGS", ""))
 
 
 def generate_headers() -> None:

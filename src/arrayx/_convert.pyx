@@ -9,7 +9,7 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
-from arrayx._core.storage cimport Storage, wrap as wrap_storage
+from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
 
 from arrayx import _devices
@@ -205,7 +205,8 @@ cdef int _check_kind(int kind, int code) except -1:
 
 
 def from_buffer(obj) -> Array:
-    """A zero-copy array over a buffer-protocol exporter (read-only if the buffer is)."""
+    """A zero-copy array over a buffer-protocol exporter (read-only if the buffer is); a copy
+    when the buffer is not aligned to its element type (``Storage.owner`` is then None)."""
     mv = memoryview(obj)
     fmt = mv.format.lstrip("@=")
     code = _FORMAT_CODES.get(fmt)
@@ -232,7 +233,9 @@ def from_buffer(obj) -> Array:
         lo = 0
         hi = -1
     shifted = new_layout(n, shape, strides, -lo)
-    s = wrap_storage(<char*>(address + lo * isz), (hi - lo + 1) * isz, mv, mv.readonly, CPU)
+    # Memory not aligned to the element type is copied (complex: to one part's alignment).
+    s = wrap_aligned(<char*>(address + lo * isz), (hi - lo + 1) * isz, mv, mv.readonly, CPU,
+                     isz // 2 if code >= 11 else isz)
     return wrap(s, shifted, code)
 
 

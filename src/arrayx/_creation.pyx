@@ -197,6 +197,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
             if hasattr(obj, "__len__") and hasattr(obj, "__getitem__"):
                 return from_sequence(list(obj), dtype, _device_of(device))
             raise TypeError(f"cannot convert a {type(obj).__name__} to an arrayx array") from None
+    if copy is False and a is not obj and a._storage.owner is None:
+        raise ValueError(f"the {type(obj).__name__}'s memory is not aligned to its dtype, so "
+                         f"arrayx needs a copy, but copy=False")
     code = a._code if dtype is None else code_of(dtype)
     dev = a._storage.device if device is None else as_device(device)
     if dev != a._storage.device:

@@ -20,7 +20,7 @@ from libc.string cimport strcmp
 from arrayx._array cimport Array, contiguous_copy, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
 from arrayx._core.storage cimport Storage
-from arrayx._core.storage cimport wrap as wrap_storage
+from arrayx._core.storage cimport wrap_aligned
 from arrayx._engine cimport ITEMSIZE
 
 from arrayx import _devices
@@ -288,7 +288,9 @@ cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
         if t.data == NULL:
             raise ValueError("DLPack tensor has no data")
     cdef char* base = <char*>t.data + t.byte_offset
-    cdef Storage s = wrap_storage(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU)
+    # Memory not aligned to the element type is copied (complex: to one part's alignment).
+    cdef Storage s = wrap_aligned(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU,
+                                  isz // 2 if code >= 11 else isz)
     return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)
 
 
@@ -356,6 +358,9 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
             raise
         capsule = x.__dlpack__()
     cdef Array out = from_capsule(capsule)
+    if copy is False and out._storage.owner is None:
+        raise ValueError("the producer's memory is not aligned to its dtype, so arrayx needs a "
+                         "copy, but copy=False")
     if copy and not _copied(capsule):
         out = contiguous_copy(out, out._code)
     return out

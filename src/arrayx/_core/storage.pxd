@@ -8,3 +8,5 @@ cdef class Storage:
 
 cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device)
 cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, object device)
+cdef Storage wrap_aligned(char* data, Py_ssize_t nbytes, object owner, bint readonly,
+                          object device, Py_ssize_t align)

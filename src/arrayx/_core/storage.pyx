@@ -3,14 +3,47 @@
 Memory arrayx allocates is 64-byte aligned; buffers of 4 MiB and more are advised to use huge
 pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as the work done on
 it). Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
-alive through ``owner``. The last view that goes frees the buffer.
+alive through ``owner``. The last view that goes frees the buffer. Foreign memory that is not
+aligned to its element type is copied (``wrap_aligned``): the kernels read elements as C++
+types, and a misaligned one is undefined behaviour.
+
+Built with ``-DAX_EXACT_ALLOC`` (the sanitizer build, ``tools/sanitize.sh``), a buffer is
+exactly ``nbytes`` long (``posix_memalign``, still 64-byte aligned, no slack and no huge-page
+advice), so AddressSanitizer reports an overrun of even one byte past the end.
 """
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
 
 cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
     int MADV_HUGEPAGE
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #ifdef AX_EXACT_ALLOC
+    #define AX_EXACT_ALLOC_ON 1
+    #else
+    #define AX_EXACT_ALLOC_ON 0
+    #endif
+    #if defined(__SANITIZE_ADDRESS__)
+    #include <sanitizer/asan_interface.h>
+    #define AX_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+    #else
+    #define AX_POISON(p, n) ((void)(p), (void)(n))
+    #endif
+    /* nbytes exactly (no slack past the end), 64-byte aligned; NULL when out of memory. A
+       zero-byte buffer is a valid pointer whose one byte ASan reports any access to. */
+    static void* ax_exact_alloc(size_t nbytes) {
+        void* p = NULL;
+        if (posix_memalign(&p, 64, nbytes ? nbytes : 1) != 0) return NULL;
+        if (nbytes == 0) AX_POISON(p, 1);
+        return p;
+    }
+    """
+    bint AX_EXACT_ALLOC_ON
+    void* ax_exact_alloc(size_t nbytes) nogil
 
 cdef enum:
     ALIGN = 64
@@ -42,6 +75,19 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     cdef void* raw
     if nbytes < 0:
         raise ValueError(f"negative buffer size {nbytes}")
+    if AX_EXACT_ALLOC_ON:
+        with nogil:
+            raw = ax_exact_alloc(<size_t>nbytes)
+            if raw != NULL and zero:
+                memset(raw, 0, <size_t>nbytes)
+        if raw == NULL:
+            raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
+        s.raw = raw
+        s.data = <char*>raw
+        s.nbytes = nbytes
+        s.device = device
+        s.readonly = False
+        return s
     with nogil:
         raw = calloc(n, 1) if zero else malloc(n)
     if raw == NULL:
@@ -67,4 +113,17 @@ cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, ob
     s.owner = owner
     s.readonly = readonly
     s.device = device
+    return s
+
+
+cdef Storage wrap_aligned(char* data, Py_ssize_t nbytes, object owner, bint readonly,
+                          object device, Py_ssize_t align):
+    """``wrap``, or, when ``data`` is not ``align``-byte aligned, a copy of its ``nbytes`` bytes
+    in a fresh (aligned, owner-less, equally read-only) buffer."""
+    if nbytes == 0 or <uintptr_t>data % <uintptr_t>align == 0:
+        return wrap(data, nbytes, owner, readonly, device)
+    cdef Storage s = allocate(nbytes, False, device)
+    with nogil:
+        memcpy(s.data, data, <size_t>nbytes)
+    s.readonly = readonly
     return s
