@@ -75,6 +75,18 @@ def _sections(doc: str) -> set[str]:
     return {m.group(1).strip() for m in SECTION.finditer(doc)}
 
 
+def _parameters(obj: object, doc: str) -> list[str]:
+    """The parameters of ``obj`` other than ``self``, from its signature or, for Cython slot
+    methods, which have none, from the signature Cython embeds in the docstring."""
+    try:
+        return [p for p in inspect.signature(obj).parameters if p != "self"]
+    except (TypeError, ValueError):
+        match = re.match(r"[\w.]+\((.*?)\)", doc)
+        assert match, f"no signature for {obj!r}"
+        names = [p.split("=")[0].strip() for p in match.group(1).split(",")]
+        return [n for n in names if n not in ("", "self", "/", "*")]
+
+
 def _run_examples(text: str, name: str) -> doctest.TestResults:
     test = doctest.DocTestParser().get_doctest(text, {}, name, None, 0)
     assert test.examples, f"{name}: no examples"
@@ -113,11 +125,7 @@ def test_numpydoc_docstring(name: str) -> None:
     if isinstance(obj, ModuleType) or inspect.isclass(obj) or not callable(obj):
         return
     assert "Returns" in sections, f"{name}: no Returns section"
-    try:
-        params = [p for p in inspect.signature(obj).parameters if p != "self"]
-    except (TypeError, ValueError):
-        params = ["?"]
-    if params:
+    if _parameters(obj, doc):
         assert "Parameters" in sections, f"{name}: no Parameters section"
 
 

@@ -38,12 +38,55 @@ def _default_threads() -> int:
 
 
 def get_num_threads() -> int:
-    """Return the number of threads the CPU kernels use above the size threshold."""
+    """The number of threads the CPU kernels use for operations on large arrays.
+
+    Operations of at least 2^19 elements (sizes vary by kernel) run on this many OpenMP
+    threads; smaller ones run on the calling thread. The default is ``ARRAYX_NUM_THREADS``, or
+    OpenMP's default when it is unset (``OMP_NUM_THREADS``, else every core); 1 when arrayx
+    was built without OpenMP.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.get_num_threads() >= 1
+    True
+    """
     return num_threads
 
 
 def set_num_threads(int n) -> None:
-    """Set the number of threads the CPU kernels use (at least 1)."""
+    """Set the number of threads the CPU kernels use for operations on large arrays.
+
+    Reductions give the same result on any thread count: parallel folds cut their input into
+    fixed ranges and combine the partial results in order.
+
+    Parameters
+    ----------
+    n : int
+        At least 1.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> before = xp.get_num_threads()
+    >>> xp.set_num_threads(1)
+    >>> xp.get_num_threads()
+    1
+    >>> xp.set_num_threads(before)
+    """
     global num_threads
     if n < 1:
         raise ValueError(f"the thread count must be at least 1, got {n}")
