@@ -98,25 +98,34 @@ def write_plot(path: str | Path, record: dict) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, NullLocator
 
     cases = record["cases"][::-1]
     suites = list(dict.fromkeys(c["suite"] for c in record["cases"]))
     colours = {s: plt.get_cmap("tab10")(i) for i, s in enumerate(suites)}
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.26 * len(cases)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(10, 1.6 + 0.24 * len(cases)), layout="constrained")
     ratios = [c["ratio"] for c in cases]
-    ax.barh(range(len(cases)), ratios, color=[colours[c["suite"]] for c in cases])
+    ax.barh(range(len(cases)), ratios, color=[colours[c["suite"]] for c in cases], height=0.7)
     ax.set_yticks(range(len(cases)), [c["case"] for c in cases], fontsize=8)
     ax.set_xscale("log")
+    lo, hi = min(ratios + [0.5]) / 1.3, max(ratios + [2.0]) * 1.3
+    ax.set_xlim(lo, hi)
+    ticks = [t for t in (0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32) if lo <= t <= hi]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.axvline(1.0, color="black", linewidth=1)
-    lo, hi = min(ratios + [0.5]), max(ratios + [2.0])
-    ax.set_xlim(lo / 1.3, hi * 1.3)
+    ax.grid(axis="x", color="#ddd", linewidth=0.6)
+    ax.set_axisbelow(True)
     for y, ratio in enumerate(ratios):
         ax.text(ratio * 1.03, y, f"{ratio:.2f}", va="center", fontsize=7)
     ax.set_xlabel("arrayx time / NumPy time (log scale; below 1: arrayx is faster)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[s]) for s in suites]
-    ax.legend(handles, suites, loc="lower right", fontsize=8)
+    ax.legend(handles, suites, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=len(suites),
+              fontsize=8, frameon=False)
     ax.set_title(f"arrayx / NumPy per case: {record['cpu']}, {record['cpus']} CPUs, "
-                 f"{record['threads']} arrayx threads ({record['measured']})", fontsize=9)
+                 f"{record['threads']} arrayx threads ({record['measured']})", fontsize=10,
+                 pad=22)
     ax.margins(y=0.01)
     fig.savefig(path, dpi=110)
     plt.close(fig)

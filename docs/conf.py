@@ -44,7 +44,6 @@ myst_heading_anchors = 3
 html_theme = "pydata_sphinx_theme"
 html_title = f"arrayx {release}"
 html_static_path = ["_static"]
-html_css_files = ["arrayx.css"]
 html_show_sourcelink = False
 html_theme_options = {
     "navbar_align": "left",

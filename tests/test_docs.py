@@ -21,7 +21,10 @@ import pytest
 
 import arrayx
 
-REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+REFERENCE = DOCS / "reference"
+#: The Markdown pages whose ``>>>`` examples run here, as the docstrings' do.
+PAGES = sorted(p for p in [DOCS / "index.md", *DOCS.glob("guide/*.md")] if ">>>" in p.read_text())
 
 #: The array object's attributes and methods in the standard (2025.12).
 ARRAY_ATTRIBUTES = ["T", "device", "dtype", "mT", "ndim", "shape", "size"]
@@ -175,3 +178,15 @@ def test_every_name_has_a_reference_page() -> None:
 def test_constants_page_examples_run() -> None:
     _, text = _reference_entries()
     _run_examples(text, "constants.rst")
+
+
+def test_pages_with_examples_exist() -> None:
+    assert DOCS / "guide" / "quickstart.md" in PAGES
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples_run(page: Path) -> None:
+    # A code fence closes an example's expected output, as a blank line would.
+    text = "\n".join("" if line.startswith("```") else line
+                     for line in page.read_text().splitlines())
+    _run_examples(text, str(page.relative_to(DOCS)))

@@ -20,27 +20,29 @@ DATA = Path(__file__).resolve().parents[1] / "_data"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """An RST list-table."""
-    lines = [".. list-table::", "   :header-rows: 1", ""]
-    for row in [header, *rows]:
-        lines.append(f"   * - {row[0]}")
-        lines.extend(f"     - {cell}" for cell in row[1:])
+    """A Markdown pipe table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
 
 class _DataDirective(SphinxDirective):
-    """A directive that renders RST built from one JSON file of ``docs/_data``."""
+    """A directive that renders Markdown built from one JSON file of ``docs/_data``.
+
+    The measured pages are MyST Markdown, whose parser reads a directive's nested content, so
+    the tables are Markdown pipe tables.
+    """
 
     filename = ""
 
-    def rst(self, data: dict) -> list[str]:
+    def markdown(self, data: dict) -> list[str]:
         raise NotImplementedError
 
     def run(self) -> list[nodes.Node]:
         path = DATA / self.filename
         self.env.note_dependency(str(path))
         container = nodes.container()
-        lines = self.rst(json.loads(path.read_text()))
+        lines = self.markdown(json.loads(path.read_text()))
         self.state.nested_parse(StringList(lines, str(path)), self.content_offset, container)
         return container.children
 
@@ -50,14 +52,14 @@ class ConformanceResults(_DataDirective):
 
     filename = "conformance.json"
 
-    def rst(self, data: dict) -> list[str]:
+    def markdown(self, data: dict) -> list[str]:
         suite, spec, totals = data["suite"], data["spec"], data["totals"]
-        lines = _table(["", ""], [
+        lines = _table(["run", ""], [
             ["measured", data["measured"]],
             ["machine", data["machine"]],
-            ["arrayx", f"{data['arrayx']['version']} (commit ``{data['arrayx']['commit']}``)"],
-            ["suite", f"``{suite['repository']}`` at ``{suite['commit']}``"],
-            ["spec", f"``{spec['repository']}`` at ``{spec['commit']}``"],
+            ["arrayx", f"{data['arrayx']['version']} (commit `{data['arrayx']['commit']}`)"],
+            ["suite", f"`{suite['repository']}` at `{suite['commit']}`"],
+            ["spec", f"`{spec['repository']}` at `{spec['commit']}`"],
             ["standard version", data["api_version"]],
             ["hypothesis examples per test", str(data["max_examples"])],
         ])
@@ -65,10 +67,10 @@ class ConformanceResults(_DataDirective):
                               [[str(totals[k]) for k in ("passed", "failed", "skipped",
                                                          "xfailed")]])]
         if data.get("note"):
-            lines += ["", f".. note:: {data['note']}"]
+            lines += ["", "```{note}", data["note"], "```"]
         files = data.get("files") or {}
         if files:
-            rows = [[f"``{name}``", *(str(c.get(k, 0)) for k in
+            rows = [[f"`{name}`", *(str(c.get(k, 0)) for k in
                                        ("passed", "failed", "skipped", "xfailed"))]
                     for name, c in files.items()]
             lines += ["", *_table(["file", "passed", "failed", "skipped", "xfailed"], rows)]
@@ -80,19 +82,19 @@ class BenchmarkResults(_DataDirective):
 
     filename = "benchmarks.json"
 
-    def rst(self, data: dict) -> list[str]:
+    def markdown(self, data: dict) -> list[str]:
         env = data["environment"]
-        lines = _table(["", ""], [
+        lines = _table(["run", ""], [
             ["measured", data["measured"]],
             ["CPU", f"{data['cpu']}, {data['cpus']} CPUs"],
             ["arrayx threads", env.get("arrayx threads", str(data["threads"]))],
             ["NumPy", f"{env.get('numpy', '?')}, BLAS: {env.get('numpy blas', '?')}"],
-            ["repeats", "``--quick`` (7 per case)" if data["quick"] else "21 per case"],
+            ["repeats", "`--quick` (7 per case)" if data["quick"] else "21 per case"],
             ["load average at the end (1 min)", env.get("load average (1 min)", "?")],
         ])
         rows = []
         for case in data["cases"]:
-            target = "" if case["target"] is None else f"<= {case['target']}"
+            target = "" if case["target"] is None else f"≤ {case['target']}"
             rows.append([case["suite"], case["case"], _time(case["arrayx_s"]),
                          _time(case["numpy_s"]), f"{case['ratio']:.2f}", target])
         lines += ["", *_table(["suite", "case", "arrayx", "NumPy", "ratio", "target"], rows)]
