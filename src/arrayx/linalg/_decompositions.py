@@ -107,6 +107,8 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``x`` is not floating point.
     numpy.linalg.LinAlgError
         If a matrix is not positive definite.
 
@@ -141,6 +143,13 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     -------
     QRResult
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``x`` has fewer than two dimensions or ``mode`` is unknown.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -173,6 +182,13 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     SVDResult
         ``S`` has shape ``(..., K)`` and the real dtype of ``x``'s precision.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    numpy.linalg.LinAlgError
+        If the decomposition does not converge.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -200,6 +216,8 @@ def svdvals(x: Array, /) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``x`` is not floating point.
     numpy.linalg.LinAlgError
         If the decomposition does not converge.
 
@@ -228,6 +246,15 @@ def eigh(x: Array, /) -> EighResult:
     EighResult
         ``eigenvalues`` ``(..., M)`` of the real dtype of ``x``'s precision, ``eigenvectors``
         ``(..., M, M)`` of ``x``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
 
     Examples
     --------
@@ -261,6 +288,8 @@ def eigvalsh(x: Array, /) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``x`` is not floating point.
     numpy.linalg.LinAlgError
         If the eigenvalue computation does not converge.
 
@@ -295,6 +324,15 @@ def eig(x: Array, /) -> EigResult:
         ``eigenvalues`` ``(..., M)`` and ``eigenvectors`` ``(..., M, M)``, both complex64 for
         float32/complex64 input and complex128 otherwise.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -326,6 +364,8 @@ def eigvals(x: Array, /) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``x`` is not floating point.
     numpy.linalg.LinAlgError
         If the eigenvalue computation does not converge.
 

@@ -28,6 +28,11 @@ def diagonal(x, /, *, offset=0) -> Array:
         Shape ``(..., D)`` (``D`` 0 when ``offset`` lies outside the matrices); writes through
         the view reach ``x``.
 
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -94,6 +99,11 @@ def trace(x, /, *, offset=0, dtype=None) -> Array:
     -------
     Array
         Shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
 
     Examples
     --------

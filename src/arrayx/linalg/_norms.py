@@ -69,6 +69,13 @@ def matrix_norm(
     Array
         The real floating dtype of ``x``'s precision, shape ``x.shape[:-2]``.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``ord`` is not one of the orders above.
+
     Examples
     --------
     >>> import arrayx as xp

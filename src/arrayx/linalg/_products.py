@@ -61,6 +61,13 @@ def tensordot(
     Array
         The free axes of ``x1`` then those of ``x2``; the promoted dtype.
 
+    Raises
+    ------
+    ValueError
+        If contracted axes differ in size.
+    TypeError
+        If the dtypes do not promote.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -121,6 +128,13 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     -------
     Array
         The broadcast shape without ``axis``; the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If the sizes along ``axis`` differ or the other axes do not broadcast.
+    TypeError
+        If an operand is not numeric.
 
     Examples
     --------
@@ -185,6 +199,14 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     -------
     Array
         The broadcast shape; the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not numeric.
+    ValueError
+        If the vectors along ``axis`` do not have 3 elements, or the other axes do not
+        broadcast.
 
     Examples
     --------

@@ -61,6 +61,10 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
     Raises
     ------
+    TypeError
+        If an operand is not floating point.
+    ValueError
+        If the shapes do not match.
     numpy.linalg.LinAlgError
         If a matrix of ``x1`` is singular.
 
@@ -159,6 +163,13 @@ def slogdet(x: Array, /) -> SlogdetResult:
         ``sign`` of ``x``'s dtype (0 for a singular matrix) and ``logabsdet`` of the real
         dtype of its precision (``-inf`` for a singular matrix).
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -191,6 +202,11 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     Array
         Shape ``(..., N, M)``, ``x``'s dtype.
 
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -218,6 +234,13 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     -------
     Array
         int64, shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``x`` has fewer than two dimensions.
 
     Examples
     --------
