@@ -92,6 +92,14 @@ class BenchmarkResults(_DataDirective):
             ["repeats", "`--quick` (7 per case)" if data["quick"] else "21 per case"],
             ["load average at the end (1 min)", env.get("load average (1 min)", "?")],
         ])
+        load = env.get("load average (1 min)", "?")
+        if load != "?" and float(load) >= 0.5 * data["cpus"]:
+            lines += ["", "```{warning}",
+                      f"The machine was busy during this run (a load average of {load} on "
+                      f"{data['cpus']} CPUs, from other jobs). Busy cores stall arrayx's "
+                      "threaded kernels far more than NumPy's single-threaded loops, so the "
+                      "cases of 10^6 elements and more read slower here than on an idle "
+                      "machine.", "```"]
         rows = []
         for case in data["cases"]:
             target = "" if case["target"] is None else f"≤ {case['target']}"
