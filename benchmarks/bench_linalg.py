@@ -42,6 +42,8 @@ def run(repeats: int) -> list[Timing]:
                 repeats=repeats, target=1.05, exact=False, atol=1e-3),
         compare("A.mT @ B float64 1000", lambda: A64.mT @ B64, lambda: a64.T @ b64,
                 repeats=repeats, target=1.05, exact=False, atol=1e-9),
+        compare("X.mT @ X float64 1000", lambda: A64.mT @ A64, lambda: a64.T @ a64,
+                repeats=repeats, target=1.05, exact=False, atol=1e-9),
         compare("matmul int64 300", lambda: I64 @ I64, lambda: i64 @ i64, repeats=repeats),
         compare("solve 1000", lambda: xp.linalg.solve(A64, B64),
                 lambda: np.linalg.solve(a64, b64), repeats=repeats, target=1.1, exact=False,

@@ -343,3 +343,29 @@ def test_linalg_namespace_is_complete():
     }
     assert expected <= set(ax.linalg.__all__)
     assert all(callable(getattr(ax.linalg, name)) for name in expected)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(70, 30), (30, 70), (130, 5), (2, 9)])
+@pytest.mark.parametrize("order", ["C", "F", "stepped"])
+def test_gram_products_are_symmetric_and_match_numpy(dtype: str, shape: tuple,
+                                                     order: str) -> None:
+    # X.mT @ X and X @ X.mT take BLAS syrk and mirror the triangle it fills.
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(shape)
+    x = x.astype(dtype)
+    x = np.asfortranarray(x) if order == "F" else x[::2] if order == "stepped" else x
+    a = ax.asarray(x)
+    tol = 1e-4 if dtype in ("float32", "complex64") else 1e-12
+    for got, want in ((a.mT @ a, x.T @ x), (a @ a.mT, x @ x.T)):
+        g = np.asarray(got)
+        # The oracle: a sum of products in float64/complex128, independent of any BLAS.
+        exact = np.einsum("ik,kj->ij", *(v.astype(np.complex128 if dtype.startswith("c")
+                                                  else np.float64) for v in
+                                          ((x.T, x) if want.shape[0] == x.shape[1]
+                                           else (x, x.T))))
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(g, g.T)
+        np.testing.assert_allclose(g, exact, rtol=tol, atol=tol * np.abs(exact).max())

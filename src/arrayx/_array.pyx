@@ -13,7 +13,8 @@ from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, permute,
+    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, parse_shape,
+    permute,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
@@ -103,13 +104,15 @@ cdef Array contiguous_copy(Array a, int code):
 
 
 def _reconstruct(bytes data, tuple shape, str dtype) -> Array:
+    """The array a pickle holds (``Array.__reduce__``); its shape and size are checked before
+    any memory is written, as a pickle may come from anywhere."""
     cdef int64_t sh[MAXDIM]
-    for i in range(len(shape)):
-        sh[i] = shape[i]
-    cdef Layout L = contiguous(len(shape), sh)
-    cdef Array out = new_array(L, code_of(np.dtype(dtype)), CPU)
-    if len(data) != L.size * ITEMSIZE[out._code]:
+    cdef int n = parse_shape(shape, sh)
+    cdef Layout L = contiguous(n, sh)
+    cdef int code = code_of(np.dtype(dtype))
+    if L.size > len(data) or len(data) != L.size * ITEMSIZE[code]:
         raise ValueError("pickled array data does not match its shape")
+    cdef Array out = new_array(L, code, CPU)
     memcpy(out._storage.data, <const char*>data, len(data))
     return out
 
@@ -749,6 +752,8 @@ cdef class Array:
         other : Array or Python scalar
             The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
             dtype holds (see :doc:`/guide/dtypes`).
+        mod : None
+            Must be None: arrayx has no modular power.
 
         Returns
         -------
@@ -758,7 +763,8 @@ cdef class Array:
         Raises
         ------
         TypeError
-            If the dtypes are not accepted by :func:`arrayx.pow` or do not promote.
+            If the dtypes are not accepted by :func:`arrayx.pow` or do not promote, or a
+            modulus is given (``pow(x, y, m)``).
 
         Examples
         --------
@@ -766,9 +772,13 @@ cdef class Array:
         >>> xp.asarray([1, 2, 3]) ** 2
         Array([1, 4, 9], dtype=int64)
         """
+        if mod is not None:
+            raise TypeError("arrayx arrays do not support pow() with a modulus")
         return binary_op(POW, self, other, True)
 
     def __rpow__(self, other, mod=None):
+        if mod is not None:
+            raise TypeError("arrayx arrays do not support pow() with a modulus")
         return binary_op(POW, other, self, True)
 
     def __ipow__(self, other):

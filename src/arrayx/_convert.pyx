@@ -46,8 +46,10 @@ cdef inline int scalar_kind(object x) except -2:
         c = (<Array>x)._code
         return K_BOOL if c == 0 else K_INT if c <= 8 else K_FLOAT if c <= 10 else K_COMPLEX
     if hasattr(x, "dtype") and getattr(x, "shape", None) == ():
-        k = x.dtype.kind
-        if k in "biufc":
+        # A foreign 0-d array or scalar (NumPy's); anything else with these names is not one.
+        k = getattr(x.dtype, "kind", None)
+        if isinstance(k, str) and len(k) == 1 and k in "biufc" and callable(
+                getattr(x, "item", None)):
             return "bifc".index(k if k != "u" else "i")
     return -1
 
@@ -61,40 +63,86 @@ cdef inline object leaf_value(object x):
     return x.item()
 
 
+cdef inline bint is_sequence(object x):
+    return isinstance(x, (list, tuple))
+
+
+cdef object exact_sequences(object obj, int depth):
+    """``obj`` with every list or tuple subclass in it read once through its iterator into a
+    list, as NumPy reads sequences: a subclass's ``__len__``, ``__getitem__`` and
+    ``__iter__`` need not agree, so the two passes below only ever see exact lists and tuples.
+    """
+    if not is_sequence(obj):
+        return obj
+    if depth > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
+    items = obj if type(obj) is list or type(obj) is tuple else list(obj)
+    return [exact_sequences(item, depth + 1) for item in items]
+
+
 cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
-    """Check ``obj`` has ``shape`` from ``depth`` on; return the widest leaf kind found."""
+    """Check ``obj`` has ``shape`` from ``depth`` on; return the widest leaf kind found.
+
+    Only exact lists and tuples are read (``exact_sequences`` makes them so); -3 says a
+    subclass was met and nothing can be concluded.
+    """
     cdef int kind = -1, k
     if depth == ndim:
+        if type(obj) is not list and type(obj) is not tuple and is_sequence(obj):
+            return -3
         k = scalar_kind(obj)
         if k < 0:
-            if isinstance(obj, (list, tuple)):
+            if is_sequence(obj):
                 raise ValueError("the nested sequence is ragged: its lengths differ")
             raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
         return k
-    if not isinstance(obj, (list, tuple)) or len(obj) != shape[depth]:
+    if type(obj) is not list and type(obj) is not tuple:
+        if is_sequence(obj):
+            return -3
+        raise ValueError("the nested sequence is ragged: its lengths differ")
+    if len(obj) != shape[depth]:
         raise ValueError("the nested sequence is ragged: its lengths differ")
     for item in obj:
         k = scan(item, depth + 1, ndim, shape)
+        if k == -3:
+            return -3
         if k > kind:
             kind = k
     return kind
 
 
-cdef int fill(object obj, int depth, int ndim, char** ptr, int code) except -1:
-    """Write the leaves of ``obj`` in C order at ``*ptr``, advancing it."""
+cdef int fill(object obj, int depth, int ndim, const int64_t* shape, char** ptr,
+              int code) except -1:
+    """Write the leaves of ``obj`` in C order at ``*ptr``, advancing it.
+
+    Each level's count is checked against ``shape`` as it is read: a leaf's conversion runs
+    user code that may change the sequences after ``scan`` measured them.
+    """
     if depth == ndim:
+        if is_sequence(obj) or scalar_kind(obj) < 0:
+            raise ValueError("the nested sequence changed while it was read")
         write_scalar(ptr[0], code, leaf_value(obj))
         ptr[0] += ITEMSIZE[code]
         return 0
+    if not is_sequence(obj):
+        raise ValueError("the nested sequence changed while it was read")
+    cdef int64_t count = 0
     for item in obj:
-        fill(item, depth + 1, ndim, ptr, code)
+        if count == shape[depth]:
+            raise ValueError("the nested sequence changed while it was read")
+        fill(item, depth + 1, ndim, shape, ptr, code)
+        count += 1
+    if count != shape[depth]:
+        raise ValueError("the nested sequence changed while it was read")
     return 0
 
 
-cdef int fill_int64(list obj, int64_t* out) except -1:
-    """The fast path of a flat list of Python ints into int64."""
+cdef int fill_int64(list obj, int64_t n, int64_t* out) except -1:
+    """The fast path of a flat list of ``n`` Python ints into int64 (-2: not all ints)."""
     cdef Py_ssize_t i
-    for i in range(len(obj)):
+    if len(obj) != n:
+        raise ValueError("the nested sequence changed while it was read")
+    for i in range(n):
         x = obj[i]
         if type(x) is not int:
             return -2
@@ -102,12 +150,13 @@ cdef int fill_int64(list obj, int64_t* out) except -1:
     return 0
 
 
-def from_sequence(obj, dtype, device) -> Array:
-    """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays)."""
-    cdef int64_t shape[MAXDIM]
+cdef int shape_of(object x, int64_t* shape) except -1:
+    """The dimension count and ``shape`` of a nested sequence, read along its first items
+    (-3: a list or tuple subclass is on that path)."""
     cdef int ndim = 0
-    x = obj
-    while isinstance(x, (list, tuple)):
+    while is_sequence(x):
+        if type(x) is not list and type(x) is not tuple:
+            return -3
         if ndim == MAXDIM:
             raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
         shape[ndim] = len(x)
@@ -115,7 +164,18 @@ def from_sequence(obj, dtype, device) -> Array:
         if len(x) == 0:
             break
         x = x[0]
-    cdef int kind = scan(obj, 0, ndim, shape)
+    return ndim
+
+
+def from_sequence(obj, dtype, device) -> Array:
+    """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays)."""
+    cdef int64_t shape[MAXDIM]
+    cdef int ndim = shape_of(obj, shape)
+    cdef int kind = -3 if ndim == -3 else scan(obj, 0, ndim, shape)
+    if kind == -3:
+        obj = exact_sequences(obj, 0)
+        ndim = shape_of(obj, shape)
+        kind = scan(obj, 0, ndim, shape)
     cdef int code
     if dtype is None:
         code = DEFAULT_CODE[kind] if kind >= 0 else 10
@@ -125,13 +185,13 @@ def from_sequence(obj, dtype, device) -> Array:
     cdef Layout L = contiguous(ndim, shape)
     cdef Array out = new_array(L, code, device)
     cdef char* p = out._storage.data
-    if ndim == 1 and code == 4 and isinstance(obj, list):
+    if ndim == 1 and code == 4 and type(obj) is list:
         try:
-            if fill_int64(obj, <int64_t*>p) == 0:
+            if fill_int64(obj, shape[0], <int64_t*>p) == 0:
                 return out
         except OverflowError:
             raise OverflowError("a Python int in the sequence does not fit in int64") from None
-    fill(obj, 0, ndim, &p, code)
+    fill(obj, 0, ndim, shape, &p, code)
     return out
 
 

@@ -445,6 +445,16 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     return a
 
 
+cdef object _int_arg(object value, str name):
+    """``value`` as a Python int; TypeError for a bool or a non-integer."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+
+
 cdef bint _is_int(object x):
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -500,6 +510,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     cdef int code = code_of(dtype)
     cdef double span
     if all_int:
+        if not all(-(1 << 63) <= v < (1 << 63) for v in (start, stop, step)):
+            raise OverflowError(f"arange's arguments ({start}, {stop}, {step}) do not fit in "
+                                f"int64")
         n = max(0, -((start - stop) // step))
     else:
         span = ceil((<double>stop - <double>start) / <double>step)
@@ -564,7 +577,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     >>> xp.linspace(0, 1, 4, endpoint=False)
     Array([0.  , 0.25, 0.5 , 0.75], dtype=float64)
     """
-    num = operator.index(num)
+    num = _int_arg(num, "num")
     if num < 0:
         raise ValueError(f"linspace's num must be non-negative, got {num}")
     for v in (start, stop):
@@ -622,9 +635,9 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     Array([[0, 1, 0],
            [0, 0, 1]], dtype=int64)
     """
-    n_rows = operator.index(n_rows)
-    n_cols = n_rows if n_cols is None else operator.index(n_cols)
-    k = operator.index(k)
+    n_rows = _int_arg(n_rows, "n_rows")
+    n_cols = n_rows if n_cols is None else _int_arg(n_cols, "n_cols")
+    k = _int_arg(k, "k")
     cdef Array out = _new((n_rows, n_cols), dtype, device, True)
     k = max(-n_rows, min(n_cols, k))
     cdef int64_t r0 = max(0, -k), c0 = max(0, k)
@@ -768,6 +781,9 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     if arrs and any(x.device != arrs[0].device for x in arrs):
         raise ValueError("meshgrid's arrays must share one device")
     cdef int n = len(arrs)
+    if n > MAXDIM:
+        raise ValueError(f"meshgrid of {n} arrays would need {n} dimensions; arrayx supports "
+                         f"at most {MAXDIM}")
     shape = [a.shape[0] for a in arrs]
     if indexing == "xy" and n >= 2:
         shape[0], shape[1] = shape[1], shape[0]

@@ -149,12 +149,20 @@ def export(Array a, stream, max_version, dl_device, copy):
         raise BufferError(f"arrayx exports arrays on {a.device} with the CUDA backend only")
     if stream is not None:
         raise ValueError("a CPU array takes no stream (stream must be None)")
-    if dl_device is not None and tuple(dl_device) not in ((kDLCPU, 0), (kDLCPU, -1)):
-        raise BufferError(f"cannot export a CPU array to DLPack device {tuple(dl_device)}")
+    if max_version is not None and not (isinstance(max_version, tuple)
+                                        and len(max_version) == 2
+                                        and all(_is_int(v) for v in max_version)):
+        raise TypeError(f"max_version must be None or a tuple of two ints, got "
+                        f"{max_version!r}")
+    if dl_device is not None and not (isinstance(dl_device, tuple) and len(dl_device) == 2
+                                      and all(_is_int(v) for v in dl_device)):
+        raise TypeError(f"dl_device must be None or a tuple of two ints, got {dl_device!r}")
+    if dl_device is not None and dl_device not in ((kDLCPU, 0), (kDLCPU, -1)):
+        raise BufferError(f"cannot export a CPU array to DLPack device {dl_device}")
     cdef bint copied = bool(copy)
     if copied:
         a = contiguous_copy(a, a._code)
-    cdef bint versioned = max_version is not None and tuple(max_version)[0] >= 1
+    cdef bint versioned = max_version is not None and max_version[0] >= 1
     cdef int n = a._layout.ndim
     cdef DLManagedTensorVersioned* mv
     cdef DLManagedTensor* ml
@@ -170,7 +178,11 @@ def export(Array a, stream, max_version, dl_device, copy):
         Py_INCREF(a)
         mv.manager_ctx = <void*>a
         mv.deleter = _delete_versioned
-        return PyCapsule_New(mv, b"dltensor_versioned", _capsule_versioned)
+        try:
+            return PyCapsule_New(mv, b"dltensor_versioned", _capsule_versioned)
+        except BaseException:
+            _delete_versioned(mv)
+            raise
     if not a._writeable:
         raise BufferError("a read-only array needs a versioned DLPack capsule "
                           "(pass max_version=(1, 0))")
@@ -181,7 +193,15 @@ def export(Array a, stream, max_version, dl_device, copy):
     Py_INCREF(a)
     ml.manager_ctx = <void*>a
     ml.deleter = _delete_legacy
-    return PyCapsule_New(ml, b"dltensor", _capsule_legacy)
+    try:
+        return PyCapsule_New(ml, b"dltensor", _capsule_legacy)
+    except BaseException:
+        _delete_legacy(ml)
+        raise
+
+
+cdef inline bint _is_int(object v):
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 # --- import ---------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ index arrays (masks turned into their nonzero positions) broadcast together and 
 offsets along their axes; the result's advanced axes go where the index arrays stood when they
 are adjacent, and first otherwise. Every index is checked before anything is read or written.
 """
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport INT64_MAX, int64_t, uint8_t
 
 from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
@@ -21,6 +21,7 @@ import numpy as np
 from arrayx._dtypes import promote
 from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
 from arrayx._searching import nonzero
+from arrayx._statistical import max as _max
 
 __all__ = ["take", "take_along_axis"]
 
@@ -30,12 +31,29 @@ cdef object _as_index(object k):
     from arrayx._creation import asarray
     if isinstance(k, (bool, int, slice)) or k is None or k is Ellipsis:
         return k
-    a = k if isinstance(k, Array) else asarray(k)
+    try:
+        # An empty sequence selects nothing along its axis: an empty integer index (NumPy).
+        a = k if isinstance(k, Array) else asarray(
+            k, dtype="int64" if isinstance(k, (list, tuple)) and len(k) == 0 else None)
+    except OverflowError:
+        raise IndexError(f"an index in {k!r} is out of bounds for any array") from None
+    except TypeError:
+        raise IndexError(f"only integers, slices, ..., None and integer or boolean arrays are "
+                         f"valid indices, got {type(k).__name__}") from None
     if (<Array>a)._code != 0 and not 1 <= (<Array>a)._code <= 8:
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
     if (<Array>a)._layout.ndim == 0:
         return bool(a) if (<Array>a)._code == 0 else a.__index__()
+    _check_uint64(<Array>a)
     return a
+
+
+cdef int _check_uint64(Array a) except -1:
+    """IndexError when a uint64 index array holds a value that int64 offsets cannot: no index
+    that large is in range, and a cast would wrap it to a negative index."""
+    if a._code == 8 and a._layout.size and int(_max(a)) > INT64_MAX:
+        raise IndexError(f"index {int(_max(a))} is out of bounds for any array")
+    return 0
 
 
 cdef tuple _resolve(Array a, object key):
@@ -70,6 +88,10 @@ cdef tuple _resolve(Array a, object key):
             basic.append(None)
             arrays.append(zeros(int(k), dtype="int64"))
         elif isinstance(k, int):
+            # Checked here, as NumPy does: when the selection is empty no offset is computed.
+            if not -a.shape[dim] <= k < a.shape[dim]:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size "
+                                 f"{a.shape[dim]}")
             positions.append(len(basic))
             basic.append(slice(None))
             arrays.append(asarray(k, dtype="int64"))
@@ -211,6 +233,9 @@ def getitem(Array a, key) -> Array:
     cdef int64_t rstrides[MAXDIM]
     rtuple = _block(view, rest, rshape, rstrides)
     full = bshape + rtuple
+    if len(full) > MAXDIM:
+        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives "
+                         f"{len(full)}")
     cdef int64_t fshape[MAXDIM]
     for i, n in enumerate(full):
         fshape[i] = n
@@ -277,6 +302,9 @@ def setitem(Array a, key, value) -> None:
     rtuple = _block(view, rest, rshape, rstrides)
     order = _final_order(len(bshape), rest, positions, adjacent)
     full = bshape + rtuple
+    if len(full) > MAXDIM:
+        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives "
+                         f"{len(full)}")
     result_shape = full if order is None else tuple(full[i] for i in order)
     cdef Array v = broadcast_to(_value_array(a, value), result_shape)
     if order is not None:
@@ -343,6 +371,7 @@ def take(x, indices, /, *, axis=None) -> Array:
 
 cdef Array _take_1d(Array a, Array indices):
     """``take`` from a 1-D array: one checked gather pass."""
+    _check_uint64(indices)
     cdef Array idx = indices
     if not (idx._code == 4 and idx._layout.c_contiguous):
         idx = contiguous_copy(idx, 4)

@@ -675,7 +675,16 @@ def tile(x, repetitions, /) -> Array:
            [1, 2, 1, 2]], dtype=int64)
     """
     cdef Array a = as_array(x, "tile")
-    reps = tuple(int(r) for r in repetitions)
+    if isinstance(repetitions, int) and not isinstance(repetitions, bool):
+        repetitions = (repetitions,)
+    if not isinstance(repetitions, (tuple, list)) or any(isinstance(r, bool)
+                                                         for r in repetitions):
+        raise TypeError(f"tile's repetitions must be a tuple of ints, got {repetitions!r}")
+    try:
+        reps = tuple(operator.index(r) for r in repetitions)
+    except TypeError:
+        raise TypeError(f"tile's repetitions must be a tuple of ints, got {repetitions!r}") \
+            from None
     if any(r < 0 for r in reps):
         raise ValueError(f"tile's repetitions must be non-negative, got {reps}")
     n = max(len(reps), a._layout.ndim)

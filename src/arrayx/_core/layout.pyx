@@ -123,6 +123,10 @@ cdef inline void _set_flags(Layout L) noexcept:
     L.f_contiguous = f
 
 
+# The most elements a fresh array may span: its byte strides fit in int64 for every itemsize.
+cdef int64_t MAX_ELEMENTS = INT64_MAX // 16
+
+
 cdef Layout _alloc(int ndim):
     cdef Layout L = Layout.__new__(Layout)
     L.ndim = ndim
@@ -176,6 +180,13 @@ cdef Layout contiguous(int ndim, const int64_t* shape, bint fortran=False):
     if ndim:
         memcpy(L.shape_, shape, ndim * sizeof(int64_t))
     L.size = _size_of(ndim, shape)
+    # Strides are products of the non-zero dimensions: they must stay byte offsets for any
+    # itemsize (16 at most), even when a zero dimension makes the array empty (as NumPy).
+    for i in range(ndim):
+        if shape[i] and s > MAX_ELEMENTS // shape[i]:
+            raise ValueError("array is too big: its strides in bytes overflow 64 bits")
+        s *= shape[i] if shape[i] else 1
+    s = 1
     if fortran:
         for i in range(ndim):
             L.strides_[i] = s
@@ -207,7 +218,11 @@ cdef int parse_shape(object shape, int64_t* out) except -1:
     if isinstance(shape, int) and not isinstance(shape, bool):
         out[0] = _as_dim(shape)
         return 1
+    if isinstance(shape, bool):
+        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}")
     if isinstance(shape, (tuple, list)):
+        if type(shape) is not tuple and type(shape) is not list:
+            shape = tuple(shape)  # a subclass's len() and items need not agree
         n = len(shape)
         if n > MAXDIM:
             raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
@@ -465,8 +480,10 @@ cdef Layout basic_index(Layout a, object key):
     cdef int n = 0, src = 0, consumed = 0, i
     cdef Py_ssize_t start, stop, step, length, idx, dim
     cdef bint seen_ellipsis = False
+    cdef int added = 0, dropped = 0
     for k in key:
         if k is None or isinstance(k, bool):
+            added += 1
             continue
         if k is Ellipsis:
             if seen_ellipsis:
@@ -474,18 +491,26 @@ cdef Layout basic_index(Layout a, object key):
             seen_ellipsis = True
             continue
         consumed += 1
+        if not isinstance(k, slice):
+            dropped += 1
     if consumed > a.ndim:
         raise IndexError(
             f"too many indices for an array of {a.ndim} dimensions: {consumed} were given")
+    # The result's dimensions, counted before any is written: new axes, plus every axis of
+    # ``a`` but those an integer removes.
+    n = added + a.ndim - dropped
+    if n > MAXDIM:
+        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives {n}")
+    n = 0
     for k in key:
-        if n >= MAXDIM:
-            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
         if isinstance(k, slice):
             dim = a.shape_[src]
             PySlice_Unpack(k, &start, &stop, &step)
             length = PySlice_AdjustIndices(dim, &start, &stop, step)
             shape[n] = length
-            st[n] = a.strides_[src] * step
+            # A step is at most the axis length once the slice holds two elements, so the
+            # product cannot overflow; with fewer the stride is never used.
+            st[n] = a.strides_[src] * step if length > 1 else a.strides_[src]
             if length > 0:
                 offset += start * a.strides_[src]
             n += 1
@@ -506,22 +531,21 @@ cdef Layout basic_index(Layout a, object key):
             n += 1
         else:
             try:
-                idx = operator.index(k)
+                pyidx = operator.index(k)
             except TypeError:
                 raise IndexError(
                     f"only integers, slices, ..., None and integer or boolean arrays are valid "
                     f"indices, got {type(k).__name__}") from None
             dim = a.shape_[src]
-            if idx < -dim or idx >= dim:
+            if pyidx < -dim or pyidx >= dim:
                 raise IndexError(
-                    f"index {idx} is out of bounds for axis {src} with size {dim}")
+                    f"index {pyidx} is out of bounds for axis {src} with size {dim}")
+            idx = pyidx
             if idx < 0:
                 idx += dim
             offset += idx * a.strides_[src]
             src += 1
     while src < a.ndim:
-        if n >= MAXDIM:
-            raise IndexError(f"an index may give at most {MAXDIM} dimensions")
         shape[n] = a.shape_[src]
         st[n] = a.strides_[src]
         n += 1

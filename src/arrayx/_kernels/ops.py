@@ -59,14 +59,14 @@ UNARY = [
     ("sin", "numeric", "float", "std::sin(a)"),
     ("sinh", "numeric", "float", "std::sinh(a)"),
     ("sqrt", "numeric", "float", "std::sqrt(a)"),
-    ("square", "numeric", "same", "a * a"),
+    ("square", "numeric", "same", "ax::mul_(a, a)"),
     ("tan", "numeric", "float", "std::tan(a)"),
     ("tanh", "numeric", "float", "ax::tanh_(a)"),
     ("trunc", "real", "same", "ax::trunc_(a)"),
 ]
 
 BINARY = [
-    ("add", "numeric", "same", "a + b"),
+    ("add", "numeric", "same", "ax::add_(a, b)"),
     ("atan2", "real", "float", "std::atan2(a, b)"),
     ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
     ("bitwise_left_shift", "integer", "same", "ax::lshift(a, b)"),
@@ -88,12 +88,12 @@ BINARY = [
     ("logical_xor", "bool", "same", "a != b"),
     ("maximum", "real", "same", "ax::maximum_(a, b)"),
     ("minimum", "real", "same", "ax::minimum_(a, b)"),
-    ("multiply", "numeric", "same", "a * b"),
+    ("multiply", "numeric", "same", "ax::mul_(a, b)"),
     ("nextafter", "real", "float", "std::nextafter(a, b)"),
     ("not_equal", "all", "bool", "a != b"),
     ("pow", "numeric", "same", "ax::power(a, b)"),
     ("remainder", "real", "same", "ax::remainder_(a, b)"),
-    ("subtract", "numeric", "same", "a - b"),
+    ("subtract", "numeric", "same", "ax::sub_(a, b)"),
 ]
 
 _RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}

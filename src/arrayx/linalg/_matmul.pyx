@@ -8,7 +8,9 @@ broadcast and looped here, without the GIL.
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 
-from scipy.linalg.cython_blas cimport cgemm, dgemm, sgemm, zgemm
+from scipy.linalg.cython_blas cimport (
+    cgemm, csyrk, dgemm, dsyrk, sgemm, ssyrk, zgemm, zsyrk,
+)
 
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
@@ -21,6 +23,8 @@ cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
     ctypedef void (*matmul_fn)(const char* a, int64_t as0, int64_t as1, const char* b,
                                int64_t bs0, char* c, int64_t m, int64_t n, int64_t k)
     matmul_fn matmul_kernel(int code)
+    ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
+    mirror_fn mirror_kernel(int code)
 
 __all__ = ["matmul"]
 
@@ -152,6 +156,36 @@ cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda
               &z0, <double complex*>c, &ldc)
 
 
+cdef void syrk(int code, char trans, int n, int k, char* a, int lda, char* c) noexcept nogil:
+    """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
+    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
+    lower one of the row-major ``c``."""
+    cdef char uplo = b"U"
+    cdef float s1 = 1, s0 = 0
+    cdef double d1 = 1, d0 = 0
+    cdef float complex c1 = 1, c0 = 0
+    cdef double complex z1 = 1, z0 = 0
+    cdef int ldc = n if n > 1 else 1
+    if code == FLOAT32:
+        ssyrk(&uplo, &trans, &n, &k, &s1, <float*>a, &lda, &s0, <float*>c, &ldc)
+    elif code == FLOAT64:
+        dsyrk(&uplo, &trans, &n, &k, &d1, <double*>a, &lda, &d0, <double*>c, &ldc)
+    elif code == COMPLEX64:
+        csyrk(&uplo, &trans, &n, &k, &c1, <float complex*>a, &lda, &c0, <float complex*>c,
+              &ldc)
+    else:
+        zsyrk(&uplo, &trans, &n, &k, &z1, <double complex*>a, &lda, &z0,
+              <double complex*>c, &ldc)
+
+
+cdef bint _is_gram(Mat* ma, Mat* mb, int nb) noexcept:
+    """Whether ``b`` is ``a`` transposed (the same memory with the strides swapped), so the
+    product is symmetric: ``X @ X.mT`` or ``X.mT @ X``."""
+    return (nb == 0 and ma.nbatch == 0 and mb.nbatch == 0 and ma.data == mb.data
+            and ma.rows == mb.cols and ma.cols == mb.rows and ma.s0 == mb.s1
+            and ma.s1 == mb.s0 and ma.rows > 1)
+
+
 cdef Array _as_code(Array x, int code):
     return x if x._code == code else contiguous_copy(x, code)
 
@@ -212,12 +246,24 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef Array out = new_array(L, code, a._storage.device, not blas or k == 0)
     if L.size == 0 or k == 0:
         return out
-    if blas:
-        _run_blas(code, ta, tb, <int>m, <int>n, <int>k, ma.data, lda, mb.data, ldb, out.ptr(),
-                  batches, nb, bshape, sa, sb)
+    cdef char* c = out.ptr()
+    cdef matmul_fn blocked = matmul_kernel(code)
+    cdef mirror_fn mirror = mirror_kernel(code)
+    cdef int isz = ITEMSIZE[code]
+    # BLAS and the blocked kernel run without the GIL: other Python threads go on meanwhile.
+    if blas and _is_gram(&ma, &mb, nb):
+        # A Gram product: half the work in syrk, then the triangle mirrored (as NumPy does).
+        # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
+        with nogil:
+            syrk(code, b"T" if ta == b"N" else b"N", <int>m, <int>k, ma.data, lda, c)
+            mirror(c, m, True)
+    elif blas:
+        with nogil:
+            _run_blas(code, ta, tb, <int>m, <int>n, <int>k, ma.data, lda, mb.data, ldb, c,
+                      batches, nb, bshape, sa, sb)
     else:
-        _run_blocked(matmul_kernel(code), ITEMSIZE[code], &ma, &mb, out.ptr(), m, n, k,
-                     batches, nb, bshape, sa, sb)
+        with nogil:
+            _run_blocked(blocked, isz, &ma, &mb, c, m, n, k, batches, nb, bshape, sa, sb)
     return out
 
 

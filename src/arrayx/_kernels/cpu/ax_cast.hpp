@@ -11,7 +11,7 @@ inline D cast(S s) {
     if constexpr (std::is_same_v<D, S>) {
         return s;
     } else if constexpr (is_complex_v<S>) {
-        if constexpr (std::is_same_v<D, bool>) {
+        if constexpr (std::is_same_v<D, bool8>) {
             return s.real() != 0 || s.imag() != 0;
         } else if constexpr (is_complex_v<D>) {
             using V = typename D::value_type;

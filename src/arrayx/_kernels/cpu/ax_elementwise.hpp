@@ -53,7 +53,7 @@ void binary_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
 template <class T>
 void where_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
     for (int64_t i = 0; i < n0; ++i) {
-        const bool* c = reinterpret_cast<const bool*>(ptrs[0]) + i * st[0];
+        const bool8* c = reinterpret_cast<const bool8*>(ptrs[0]) + i * st[0];
         const T* x = reinterpret_cast<const T*>(ptrs[1]) + i * st[2];
         const T* y = reinterpret_cast<const T*>(ptrs[2]) + i * st[4];
         T* o = reinterpret_cast<T*>(ptrs[3]) + i * st[6];

@@ -89,7 +89,9 @@ inline void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_b
 // out[i] = src[idx[i] * stride] for a 1-D source of n elements of W (negative indices count
 // from the end). Returns -1, or the position of the first index out of range (nothing past it
 // is written).
-struct alignas(16) Word16 { uint64_t lo, hi; };
+// complex128 moves as two 8-byte words: foreign memory (a NumPy view, DLPack) aligns it to 8
+// bytes only, so a 16-byte-aligned type would be undefined behaviour (and aligned SSE moves).
+struct Word16 { uint64_t lo, hi; };
 template <class W>
 int64_t take_words(const char* src_, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
                    char* out_) {

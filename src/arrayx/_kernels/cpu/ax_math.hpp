@@ -10,19 +10,35 @@ template <class T> struct real_of { using type = T; };
 template <class V> struct real_of<std::complex<V>> { using type = V; };
 template <class T> using real_t = typename real_of<T>::type;
 
-template <class T> inline real_t<T> absolute(T a) {
-    if constexpr (is_complex_v<T>) return std::hypot(a.real(), a.imag());
-    else if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
-    else if constexpr (std::is_integral_v<T>) return static_cast<T>(a < 0 ? -a : a);
-    else return std::fabs(a);
+// --- integer arithmetic wraps modulo 2^bits, as NumPy's does ----------------------------------
+// It runs in the unsigned type of the operands' promoted width: signed overflow is undefined in
+// C++, and so is a product of two uint16 values promoted to int.
+template <class T> using wrap_t = std::make_unsigned_t<decltype(+T())>;
+template <class T> inline T add_(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+    else return a + b;
+}
+template <class T> inline T sub_(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+    else return a - b;
+}
+template <class T> inline T mul_(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+    else return a * b;
 }
 template <class T> inline T neg(T a) {
-    if constexpr (std::is_integral_v<T>) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(a) );
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(-static_cast<wrap_t<T>>(a));
     else return -a;
 }
-template <> inline bool neg<bool>(bool a) { return a; }
+
+template <class T> inline real_t<T> absolute(T a) {
+    if constexpr (is_complex_v<T>) return std::hypot(a.real(), a.imag());
+    else if constexpr (std::is_unsigned_v<T>) return a;
+    else if constexpr (std::is_integral_v<T>) return a < 0 ? neg(a) : a;
+    else return std::fabs(a);
+}
 template <class T> inline T invert(T a) {
-    if constexpr (std::is_same_v<T, bool>) return !a;
+    if constexpr (std::is_same_v<T, bool8>) return !a;
     else return static_cast<T>(~a);
 }
 template <class T> inline T bit_and(T a, T b) { return static_cast<T>(a & b); }
@@ -158,12 +174,15 @@ template <class T> inline T logaddexp_(T a, T b) {
 
 // --- maximum and minimum propagate NaNs ------------------------------------------------------
 // NaN-propagating; written as one select so that loops over them vectorise.
+// Over bool (the folds' any and all), the result is a canonical 0 or 1 byte.
 template <class T> inline T maximum_(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) return ((a > b) | (a != a)) ? a : b;
+    else if constexpr (std::is_same_v<T, bool8>) return T(a || b);
     else return a > b ? a : b;
 }
 template <class T> inline T minimum_(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) return ((a < b) | (a != a)) ? a : b;
+    else if constexpr (std::is_same_v<T, bool8>) return T(a && b);
     else return a < b ? a : b;
 }
 
@@ -226,8 +245,54 @@ template <class T> inline T remainder_(T a, T b) {
 }
 
 // --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
+// Complex powers follow NumPy's npy_cpow: z**0 is 1, 0**b is 0 for a real b > 0, and small
+// integer exponents multiply (so (1+infj)**1 is 1+infj); the rest is exp(b log z).
+template <class V> inline std::complex<V> cmul_(std::complex<V> a, std::complex<V> b) {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+// Smith's division, as NumPy's complex quotient.
+template <class V> inline std::complex<V> cdiv_(std::complex<V> a, std::complex<V> b) {
+    const V ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const V abr = std::fabs(br), abi = std::fabs(bi);
+    if (abr >= abi) {
+        if (abr == 0 && abi == 0) return {ar / abr, ai / abi};
+        const V rat = bi / br, scl = V(1) / (br + bi * rat);
+        return {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
+    }
+    const V rat = br / bi, scl = V(1) / (bi + br * rat);
+    return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+}
+template <class V> inline std::complex<V> cpower(std::complex<V> a, std::complex<V> b) {
+    using C = std::complex<V>;
+    const V br = b.real(), bi = b.imag();
+    if (br == 0 && bi == 0) return C(1, 0);
+    if (a.real() == 0 && a.imag() == 0) {
+        if (br > 0 && bi == 0) return C(0, 0);
+        const V n = std::numeric_limits<V>::quiet_NaN();
+        return C(n, n);
+    }
+    if (bi == 0 && std::fabs(br) < 100 && br == std::trunc(br)) {
+        const int n = static_cast<int>(br);
+        if (n == 1) return a;
+        if (n == 2) return cmul_(a, a);
+        if (n == 3) return cmul_(cmul_(a, a), a);
+        int m = n < 0 ? -n : n;
+        C r(1, 0), p = a;
+        while (true) {
+            if (m & 1) r = cmul_(r, p);
+            m >>= 1;
+            if (!m) break;
+            p = cmul_(p, p);
+        }
+        return n < 0 ? cdiv_(C(1, 0), r) : r;
+    }
+    return std::pow(a, b);
+}
+
 template <class T> inline T power(T a, T b) {
-    if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) {
+    if constexpr (is_complex_v<T>) {
+        return cpower(a, b);
+    } else if constexpr (std::is_floating_point_v<T>) {
         return std::pow(a, b);
     } else {
         if constexpr (std::is_signed_v<T>) {
@@ -237,9 +302,9 @@ template <class T> inline T power(T a, T b) {
                 return T(0);
             }
         }
-        using U = std::make_unsigned_t<T>;
+        using U = wrap_t<T>;
         U base = static_cast<U>(a), result = 1;
-        auto e = static_cast<U>(b);
+        auto e = static_cast<std::make_unsigned_t<T>>(b);
         while (e) {
             if (e & 1) result = static_cast<U>(result * base);
             base = static_cast<U>(base * base);

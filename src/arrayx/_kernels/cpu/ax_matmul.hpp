@@ -4,7 +4,7 @@
 // c (m x n, rows n elements apart) += a (m x k, strides as0/as1) @ b (k x n, row stride bs0,
 // unit column stride). Integers wrap modulo 2^bits as NumPy's do: signed products accumulate
 // in the unsigned type of the same width (no signed overflow), narrow ones in `unsigned`.
-// bool is logical: c[i, j] = any_p(a[i, p] and b[p, j]).
+// bool is logical: c[i, j] = any_p(a[i, p] and b[p, j]) (bool8 sums stay 0 or 1).
 #pragma once
 #include <algorithm>
 #include <type_traits>
@@ -14,7 +14,6 @@
 namespace ax {
 
 template <class T> struct mm_unsigned { using type = std::make_unsigned_t<T>; };
-template <> struct mm_unsigned<bool> { using type = bool; };
 
 template <class T, bool = std::is_integral_v<T>>
 struct mm_types {
@@ -56,6 +55,36 @@ void matmul_rows(const char* a, int64_t as0, int64_t as1, const char* b, int64_t
                 }
             }
         }
+    }
+}
+
+// c (n x n, C-ordered) holds one triangle of a symmetric product; copy it onto the other:
+// `from_lower` copies c[i, j] (i > j) to c[j, i], else the reverse. Tiles of 64 x 64 keep
+// both the rows read and the columns written in cache.
+template <class T>
+void mirror_triangle(char* c_, int64_t n, bool from_lower) {
+    T* c = reinterpret_cast<T*>(c_);
+    constexpr int64_t B = 64;
+    for (int64_t i0 = 0; i0 < n; i0 += B) {
+        for (int64_t j0 = 0; j0 <= i0; j0 += B) {
+            const int64_t i1 = std::min(n, i0 + B), j1 = std::min(n, j0 + B);
+            for (int64_t i = i0; i < i1; ++i) {
+                for (int64_t j = j0; j < std::min(j1, i); ++j) {
+                    if (from_lower) c[j * n + i] = c[i * n + j];
+                    else c[i * n + j] = c[j * n + i];
+                }
+            }
+        }
+    }
+}
+using mirror_fn = void (*)(char*, int64_t, bool);
+inline mirror_fn mirror_kernel(int code) {
+    switch (code) {
+        case FLOAT32: return &mirror_triangle<float>;
+        case FLOAT64: return &mirror_triangle<double>;
+        case COMPLEX64: return &mirror_triangle<c64>;
+        case COMPLEX128: return &mirror_triangle<c128>;
+        default: return nullptr;
     }
 }
 

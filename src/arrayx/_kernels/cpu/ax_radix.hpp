@@ -20,7 +20,7 @@ namespace ax {
 
 template <class T>
 inline constexpr bool radix_sortable_v =
-    (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_floating_point_v<T>;
+    std::is_integral_v<T> || std::is_floating_point_v<T>;
 
 template <class T, class = void> struct radix_key_type { using type = std::make_unsigned_t<T>; };
 template <> struct radix_key_type<float> { using type = uint32_t; };

@@ -20,17 +20,18 @@ namespace ax {
 struct fold_sum {
     static constexpr int extreme = 0;
     template <class A> static A identity() { return A(0); }
-    template <class A> static A f(A a, A b) { return a + b; }
+    template <class A> static A f(A a, A b) { return add_(a, b); }
 };
 struct fold_prod {
     static constexpr int extreme = 0;
     template <class A> static A identity() { return A(1); }
-    template <class A> static A f(A a, A b) { return a * b; }
+    template <class A> static A f(A a, A b) { return mul_(a, b); }
 };
 struct fold_max {
     static constexpr int extreme = 1;
     template <class A> static A identity() {
         if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
+        else if constexpr (std::is_same_v<A, bool8>) return A(false);
         else return std::numeric_limits<A>::lowest();
     }
     template <class A> static A f(A a, A b) { return maximum_(a, b); }
@@ -39,6 +40,7 @@ struct fold_min {
     static constexpr int extreme = -1;
     template <class A> static A identity() {
         if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
+        else if constexpr (std::is_same_v<A, bool8>) return A(true);
         else return std::numeric_limits<A>::max();
     }
     template <class A> static A f(A a, A b) { return minimum_(a, b); }

@@ -81,7 +81,7 @@ void radix_sort_rows(T* data, int64_t rows, int64_t n, T* tmp) {
 // a comparison sort; so does every row when the scratch row cannot be had.
 template <class T>
 void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool8>) {
         sort_bool_rows(data, rows, n, desc);
         return;
     }
@@ -129,7 +129,7 @@ void radix_argsort_rows(const T* data, int64_t* out, int64_t rows, int64_t n,
 template <class T>
 void argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
                   bool stable) {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool8>) {
         argsort_bool_rows(data, out, rows, n, desc);
         return;
     }

@@ -13,11 +13,21 @@ enum Code : int {
     FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, NCODES
 };
 
+// The bool dtype's element: one byte that reads as True when it is not zero. Memory from
+// elsewhere (a NumPy view, a DLPack tensor) may hold bytes other than 0 and 1; NumPy counts
+// every non-zero byte as True, and a C++ bool holding such a byte is undefined behaviour.
+struct bool8 {
+    uint8_t v;
+    bool8() = default;
+    constexpr bool8(bool b) : v(b) {}
+    constexpr operator bool() const { return v != 0; }
+};
+
 using c64 = std::complex<float>;
 using c128 = std::complex<double>;
 
 template <int C> struct type_of;
-template <> struct type_of<BOOL> { using type = bool; };
+template <> struct type_of<BOOL> { using type = bool8; };
 template <> struct type_of<INT8> { using type = int8_t; };
 template <> struct type_of<INT16> { using type = int16_t; };
 template <> struct type_of<INT32> { using type = int32_t; };

@@ -30,10 +30,19 @@ cdef int64_t TILE = 64
 cdef int num_threads = 1
 
 
+# More threads than this are a mistake, not a wish: OpenMP aborts the process when it cannot
+# create the threads asked for.
+MAX_THREADS = 1024
+
+
 def _default_threads() -> int:
     env = os.environ.get("ARRAYX_NUM_THREADS")
     if env:
-        return max(1, int(env))
+        try:
+            n = int(env)
+        except ValueError:
+            raise ValueError(f"ARRAYX_NUM_THREADS must be an int, got {env!r}") from None
+        return min(max(1, n), MAX_THREADS)
     return max(1, omp_get_max_threads())
 
 
@@ -58,7 +67,7 @@ def get_num_threads() -> int:
     return num_threads
 
 
-def set_num_threads(int n) -> None:
+def set_num_threads(n) -> None:
     """Set the number of threads the CPU kernels use for operations on large arrays.
 
     Reductions give the same result on any thread count: parallel folds cut their input into
@@ -67,7 +76,8 @@ def set_num_threads(int n) -> None:
     Parameters
     ----------
     n : int
-        At least 1.
+        From 1 to 1024 (OpenMP aborts the process when it cannot create the threads asked
+        for).
 
     Returns
     -------
@@ -75,8 +85,10 @@ def set_num_threads(int n) -> None:
 
     Raises
     ------
+    TypeError
+        If ``n`` is not an int.
     ValueError
-        If ``n`` is less than 1.
+        If ``n`` is not from 1 to 1024.
 
     Examples
     --------
@@ -88,8 +100,10 @@ def set_num_threads(int n) -> None:
     >>> xp.set_num_threads(before)
     """
     global num_threads
-    if n < 1:
-        raise ValueError(f"the thread count must be at least 1, got {n}")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"the thread count must be an int, got {n!r}")
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"the thread count must be from 1 to {MAX_THREADS}, got {n}")
     num_threads = n
 
 

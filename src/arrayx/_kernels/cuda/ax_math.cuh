@@ -9,17 +9,33 @@ namespace ax {
 
 namespace dstd = cuda::std;
 
-template <class T> AX_HD real_t<T> absolute(T a) {
-    if constexpr (is_complex_v<T>) return dstd::hypot(a.real(), a.imag());
-    else if constexpr (dstd::is_same_v<T, bool> || dstd::is_unsigned_v<T>) return a;
-    else if constexpr (dstd::is_integral_v<T>) return static_cast<T>(a < 0 ? -a : a);
-    else return dstd::fabs(a);
+// Integer arithmetic wraps modulo 2^bits in the unsigned type of the promoted width.
+template <class T> using wrap_t = dstd::make_unsigned_t<decltype(+T())>;
+template <class T> AX_HD T add_(T a, T b) {
+    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+        return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+    else return a + b;
+}
+template <class T> AX_HD T sub_(T a, T b) {
+    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+        return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+    else return a - b;
+}
+template <class T> AX_HD T mul_(T a, T b) {
+    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+        return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+    else return a * b;
 }
 template <class T> AX_HD T neg(T a) {
     if constexpr (dstd::is_same_v<T, bool>) return a;
-    else if constexpr (dstd::is_integral_v<T>)
-        return static_cast<T>(-static_cast<dstd::make_unsigned_t<T>>(a));
+    else if constexpr (dstd::is_integral_v<T>) return static_cast<T>(-static_cast<wrap_t<T>>(a));
     else return -a;
+}
+template <class T> AX_HD real_t<T> absolute(T a) {
+    if constexpr (is_complex_v<T>) return dstd::hypot(a.real(), a.imag());
+    else if constexpr (dstd::is_same_v<T, bool> || dstd::is_unsigned_v<T>) return a;
+    else if constexpr (dstd::is_integral_v<T>) return a < 0 ? neg(a) : a;
+    else return dstd::fabs(a);
 }
 template <class T> AX_HD T invert(T a) {
     if constexpr (dstd::is_same_v<T, bool>) return !a;
@@ -231,8 +247,52 @@ template <class T> AX_HD T remainder_(T a, T b) {
 }
 
 // --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
+// Complex powers as the CPU's cpower (NumPy's npy_cpow).
+template <class V> AX_HD dstd::complex<V> cmul_(dstd::complex<V> a, dstd::complex<V> b) {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+template <class V> AX_HD dstd::complex<V> cdiv_(dstd::complex<V> a, dstd::complex<V> b) {
+    const V ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    const V abr = dstd::fabs(br), abi = dstd::fabs(bi);
+    if (abr >= abi) {
+        if (abr == 0 && abi == 0) return {ar / abr, ai / abi};
+        const V rat = bi / br, scl = V(1) / (br + bi * rat);
+        return {(ar + ai * rat) * scl, (ai - ar * rat) * scl};
+    }
+    const V rat = br / bi, scl = V(1) / (bi + br * rat);
+    return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+}
+template <class V> AX_HD dstd::complex<V> cpower(dstd::complex<V> a, dstd::complex<V> b) {
+    using C = dstd::complex<V>;
+    const V br = b.real(), bi = b.imag();
+    if (br == 0 && bi == 0) return C(1, 0);
+    if (a.real() == 0 && a.imag() == 0) {
+        if (br > 0 && bi == 0) return C(0, 0);
+        const V n = dstd::numeric_limits<V>::quiet_NaN();
+        return C(n, n);
+    }
+    if (bi == 0 && dstd::fabs(br) < 100 && br == dstd::trunc(br)) {
+        const int n = static_cast<int>(br);
+        if (n == 1) return a;
+        if (n == 2) return cmul_(a, a);
+        if (n == 3) return cmul_(cmul_(a, a), a);
+        int m = n < 0 ? -n : n;
+        C r(1, 0), p = a;
+        while (true) {
+            if (m & 1) r = cmul_(r, p);
+            m >>= 1;
+            if (!m) break;
+            p = cmul_(p, p);
+        }
+        return n < 0 ? cdiv_(C(1, 0), r) : r;
+    }
+    return dstd::pow(a, b);
+}
+
 template <class T> AX_HD T power(T a, T b) {
-    if constexpr (dstd::is_floating_point_v<T> || is_complex_v<T>) {
+    if constexpr (is_complex_v<T>) {
+        return cpower(a, b);
+    } else if constexpr (dstd::is_floating_point_v<T>) {
         return dstd::pow(a, b);
     } else {
         if constexpr (dstd::is_signed_v<T>) {
@@ -242,9 +302,9 @@ template <class T> AX_HD T power(T a, T b) {
                 return T(0);
             }
         }
-        using U = dstd::make_unsigned_t<T>;
+        using U = wrap_t<T>;
         U base = static_cast<U>(a), result = 1;
-        auto e = static_cast<U>(b);
+        auto e = static_cast<dstd::make_unsigned_t<T>>(b);
         while (e) {
             if (e & 1) result = static_cast<U>(result * base);
             base = static_cast<U>(base * base);

@@ -16,11 +16,11 @@ enum : unsigned { FULL_MASK = 0xffffffffu };  // every lane of a warp
 // min is "all").
 struct fold_sum {
     template <class A> AX_DEV static A identity() { return A(0); }
-    template <class A> AX_DEV static A f(A a, A b) { return a + b; }
+    template <class A> AX_DEV static A f(A a, A b) { return add_(a, b); }
 };
 struct fold_prod {
     template <class A> AX_DEV static A identity() { return A(1); }
-    template <class A> AX_DEV static A f(A a, A b) { return a * b; }
+    template <class A> AX_DEV static A f(A a, A b) { return mul_(a, b); }
 };
 struct fold_max {
     template <class A> AX_DEV static A identity() {

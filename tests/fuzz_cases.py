@@ -1,0 +1,540 @@
+"""Fuzzers: hostile inputs drawn by hypothesis, each case compared with NumPy.
+
+Run by ``tests/test_fuzz.py`` in a child interpreter, so that a crash fails a test instead of
+killing pytest: ``python tests/fuzz_cases.py NAME EXAMPLES LOG``. Before each case the child
+writes the case to ``LOG``, so the case that crashed it can be named. Every case either gives
+NumPy's values or raises a clean exception (``TypeError``, ``ValueError``, ``IndexError``, and
+``OverflowError``/``MemoryError``/``BufferError`` where NumPy's own contract has them).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import pickle
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import arrayx as xp
+
+CLEAN = (TypeError, ValueError, IndexError, OverflowError)
+LOG: list[str] = []
+
+
+def record(case: object) -> None:
+    """Write ``case`` to the log before it runs (the log names the case that crashed)."""
+    if LOG:
+        with open(LOG[0], "w") as f:
+            f.write(repr(case)[:20000])
+            f.flush()
+
+
+def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
+    """``("ok", value)`` or ``("raise", exception type)`` of ``fn()``."""
+    try:
+        return "ok", fn()
+    except Exception as exc:  # noqa: BLE001 - the type is the outcome
+        return "raise", type(exc)
+
+
+def same(got: Any, want: np.ndarray) -> None:
+    """``got`` (an arrayx array) holds ``want``'s shape, dtype and values."""
+    g = np.asarray(got)
+    assert g.shape == want.shape, (g.shape, want.shape)
+    assert g.dtype == want.dtype, (g.dtype, want.dtype)
+    np.testing.assert_array_equal(g, want)
+
+
+# --- 1. index expressions, get and set --------------------------------------------------------
+
+DTYPES = ["float64", "int32", "bool", "complex128", "int8", "uint16"]
+HUGE = [2**31, 2**63 - 1, 2**63, 2**64, -(2**63), -(2**63) - 1, 10**30, -(10**30)]
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> tuple[np.ndarray, Any, str]:
+    """A NumPy array and the same view made in arrayx: 0-d, empty, transposed, reversed,
+    stepped or broadcast."""
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=4)))
+    dtype = draw(st.sampled_from(DTYPES))
+    n = (np.arange(math.prod(shape)) % 7 - 3).astype(dtype).reshape(shape)
+    a = xp.asarray(n, copy=True)
+    how = draw(st.sampled_from(["plain", "transposed", "reversed", "stepped", "broadcast"]))
+    if how == "transposed" and n.ndim >= 2:
+        n, a = np.swapaxes(n, -1, -2), a.mT
+    elif how == "reversed" and n.ndim >= 1:
+        n, a = n[::-1], a[::-1]
+    elif how == "stepped" and n.ndim >= 1:
+        n, a = n[..., ::2], a[..., ::2]
+    elif how == "broadcast":
+        lead = draw(st.integers(0, 3))
+        n = np.broadcast_to(n, (lead,) + n.shape)
+        a = xp.broadcast_to(a, (lead,) + tuple(a.shape))
+    return n, a, how
+
+
+def _int_arrays(ndim: int) -> st.SearchStrategy:
+    return st.builds(
+        lambda shape, vals, dt: np.resize(np.array(vals or [0]).astype(dt), shape),
+        st.lists(st.integers(0, 3), max_size=2).map(tuple),
+        st.lists(st.integers(-6, 6), max_size=6),
+        st.sampled_from(["int64", "int32", "uint8", "int8", "uint64"]),
+    )
+
+
+def _bool_arrays() -> st.SearchStrategy:
+    return st.builds(lambda shape, bits: np.resize(np.array(bits or [True]), shape),
+                     st.lists(st.integers(0, 4), max_size=3).map(tuple),
+                     st.lists(st.booleans(), max_size=8))
+
+
+ITEMS = st.one_of(
+    st.integers(-6, 6), st.sampled_from(HUGE), st.none(), st.just(Ellipsis), st.booleans(),
+    st.builds(slice, st.none() | st.integers(-6, 6) | st.sampled_from(HUGE),
+              st.none() | st.integers(-6, 6) | st.sampled_from(HUGE),
+              st.none() | st.integers(-3, 3) | st.sampled_from(HUGE)),
+    st.lists(st.integers(-6, 6), max_size=4), st.lists(st.booleans(), max_size=4),
+    _int_arrays(1), _bool_arrays(), st.sampled_from([1.5, "a", (1,), [1.5]]),
+    st.integers(60, 70).map(lambda k: (None,) * k),
+)
+
+
+def _flatten(items: list) -> tuple:
+    out: list = []
+    for k in items:
+        if isinstance(k, tuple) and all(v is None for v in k):
+            out.extend(k)
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def _ax_key(key: tuple) -> tuple:
+    return tuple(xp.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+
+
+def _expected_getitem(n: np.ndarray, key: tuple) -> tuple[str, Any]:
+    state, want = outcome(lambda: n[key])
+    if state == "ok" and want.dtype.kind == "O":
+        return "raise", TypeError
+    return state, want
+
+
+# Where arrayx deliberately differs from NumPy (each one stricter, never a different value):
+# - a uint64 index above 2**63 - 1 is an IndexError (NumPy casts it to intp and wraps);
+# - an index that is not an int, slice, None, ..., bool or integer/bool array (a float, a
+#   string, a tuple inside the key) is an IndexError where NumPy may say TypeError or
+#   ValueError, and so is an integer beyond int64 (NumPy: OverflowError at times);
+# - more than 64 result dimensions is an IndexError (NumPy: IndexError or ValueError).
+def _index_exceptions_agree(got: type, want: type, key: tuple) -> bool:
+    if got is want or (got is IndexError and want in (TypeError, ValueError, OverflowError)):
+        return True
+    # A key with several faults: NumPy and arrayx may meet a different one first.
+    zero_step = any(isinstance(k, slice) and k.step == 0 for k in key)
+    return got is ValueError and zero_step
+
+
+def _has_huge_uint64(key: tuple) -> bool:
+    return any(isinstance(k, np.ndarray) and k.dtype == np.uint64 and k.size
+               and int(k.max()) > 2**63 - 1 for k in key)
+
+
+@given(layouts(), st.lists(ITEMS, max_size=6), st.data())
+def fuzz_index(layout: tuple, items: list, data: st.DataObject) -> None:
+    n, a, how = layout
+    key = _flatten(items)
+    record((n.shape, n.dtype, how, key))
+    akey = _ax_key(key)
+    want_state, want = _expected_getitem(n, key)
+    got_state, got = outcome(lambda: a[akey])
+    if _has_huge_uint64(key):
+        assert got_state == "raise" and got in CLEAN, (got_state, got)
+        return
+    if want_state == "raise":
+        assert got_state == "raise", f"NumPy raised {want.__name__}, arrayx returned"
+        assert _index_exceptions_agree(got, want, key), (got, want)
+        return
+    if got_state == "raise" and got is IndexError and (
+            want.ndim >= 60 or any(type(k) is tuple for k in key)):
+        return  # a key whose intermediate view passes 64 dimensions, or a tuple inside a key
+    assert got_state == "ok", f"arrayx raised {got}"
+    same(got, want)
+    # Setting: the same key, a scalar or an array of the selection's shape.
+    if how == "broadcast":
+        return
+    value = data.draw(st.sampled_from(["scalar", "array", "row"] if want.ndim else
+                                      ["scalar", "array"]))
+    n2 = n.copy()
+    a2 = xp.asarray(n2, copy=True)
+    if value == "scalar":
+        v_np: Any = np.ones((), n.dtype).item()
+        v_ax: Any = v_np
+    elif value == "array":
+        v_np = (np.arange(want.size) % 5).astype(n.dtype).reshape(want.shape)
+        v_ax = xp.asarray(v_np)
+    else:
+        v_np = (np.arange(want.shape[-1]) % 3).astype(n.dtype)
+        v_ax = xp.asarray(v_np)
+    ws, we = outcome(lambda: n2.__setitem__(key, v_np))
+    gs, ge = outcome(lambda: a2.__setitem__(akey, v_ax))
+    if ws == "raise":
+        assert gs == "raise" and ge in CLEAN, (gs, ge, we)
+        return
+    assert gs == "ok", f"arrayx raised {ge} setting"
+    same(a2, n2)
+
+
+# --- 2. asarray of adversarial Python objects -------------------------------------------------
+
+class LyingList(list):
+    """A list whose ``len()`` lies."""
+
+    def __len__(self) -> int:
+        return 3
+
+
+class OtherItems(list):
+    """A list whose iterator yields other items than its ``__getitem__`` and ``len``."""
+
+    def __iter__(self):
+        return iter([1.5, 2.5])
+
+
+class EmptyTuple(tuple):
+    """A tuple whose ``len()`` is 0 whatever it holds."""
+
+    def __len__(self) -> int:
+        return 0
+
+
+LEAVES = st.one_of(
+    st.booleans(), st.integers(-(2**70), 2**70), st.sampled_from(HUGE),
+    st.floats(allow_nan=True, allow_infinity=True), st.complex_numbers(allow_nan=True),
+    st.sampled_from([np.float32(1.5), np.int8(-3), np.uint64(2**64 - 1), np.bool_(True),
+                     np.array(2.5), np.complex64(1j), np.float64("nan")]),
+    st.sampled_from([None, "a", b"b", object()]),
+)
+
+
+def _containers(children: st.SearchStrategy) -> st.SearchStrategy:
+    lists = st.lists(children, max_size=4)
+    return st.one_of(lists, lists.map(tuple), lists.map(LyingList), lists.map(OtherItems),
+                     lists.map(EmptyTuple))
+
+
+NESTED = st.recursive(LEAVES, _containers, max_leaves=24)
+
+
+def _regular(n: int, depth: int, leaf: st.SearchStrategy) -> st.SearchStrategy:
+    if depth == 0:
+        return leaf
+    return st.lists(_regular(n, depth - 1, leaf), min_size=n, max_size=n)
+
+
+REGULAR = st.integers(0, 3).flatmap(
+    lambda n: st.integers(1, 4).flatmap(
+        lambda d: _regular(n, d, st.one_of(st.integers(-100, 100), st.floats(-1e3, 1e3),
+                                           st.booleans()))))
+
+
+def _kind(dtype: np.dtype) -> str:
+    return {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}.get(dtype.kind, "?")
+
+
+@given(st.one_of(NESTED, REGULAR))
+def fuzz_asarray(obj: Any) -> None:
+    record(obj)
+    want_state, want = outcome(lambda: np.asarray(obj))
+    got_state, got = outcome(lambda: xp.asarray(obj))
+    if got_state == "raise":
+        assert got in CLEAN, got
+        # NumPy may hold what arrayx cannot (objects, strings, uint64 beyond int64): fine.
+        assert want_state == "raise" or _kind(want.dtype) in "?" or any(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            and not -(2**63) <= int(v) < 2**63 for v in _leaves(obj)), (got, want)
+        return
+    assert want_state == "ok", f"arrayx returned where NumPy raised {want}"
+    if want.dtype.kind in "SUV":
+        return  # bytes: arrayx reads their buffer as uint8, NumPy makes a string array
+    g = np.asarray(got)
+    assert g.shape == want.shape, (g.shape, want.shape)
+    if want.dtype.kind == "O":
+        # NumPy keeps ints beyond 64 bits as objects; arrayx makes floats of them beside
+        # floats (the widest kind), as Python's own arithmetic would.
+        assert g.dtype.kind in "fc", g.dtype
+    else:
+        assert _kind(g.dtype) == _kind(want.dtype), (g.dtype, want.dtype)
+    np.testing.assert_array_equal(g, want.astype(g.dtype))
+
+
+def _leaves(obj: Any) -> list:
+    if isinstance(obj, (list, tuple)):
+        return [v for item in list(obj) for v in _leaves(item)]
+    return [obj]
+
+
+class Mutating(list):
+    """A list whose iterator mutates the list it came from as it goes."""
+
+    def __iter__(self):
+        for i, v in enumerate(list.__iter__(self)):
+            if i == 1:
+                self.append(9.0)
+                if len(self) > 6:
+                    del self[:]
+            yield v
+
+
+@given(st.lists(st.lists(st.floats(-5, 5), min_size=2, max_size=2), min_size=1, max_size=4))
+def fuzz_asarray_mutating(rows: list) -> None:
+    obj = [Mutating(r) for r in rows] + [Mutating(rows[0])]
+    record(obj)
+    state, got = outcome(lambda: xp.asarray(obj))
+    assert state == "ok" or got in CLEAN, got
+    if state == "ok":
+        assert np.asarray(got).dtype == np.float64
+
+
+# --- 3. reshape and creation with bad sizes ---------------------------------------------------
+
+DIMS = st.one_of(st.integers(-3, 6), st.sampled_from(HUGE + [2**32, 2**62]),
+                 st.sampled_from([1.5, None, "3", True, np.int64(2), np.uint8(3)]))
+SHAPES = st.one_of(st.lists(DIMS, max_size=5).map(tuple), DIMS,
+                   st.integers(60, 70).map(lambda k: (1,) * k))
+
+
+def _small(shape: Any) -> bool:
+    """Whether ``shape`` is a valid shape NumPy can hold cheaply (so both may build it)."""
+    try:
+        dims = [int(d) for d in (shape if isinstance(shape, tuple) else (shape,))]
+    except (TypeError, ValueError):
+        return False
+    return all(d >= 0 for d in dims) and math.prod(dims) <= 10**5
+
+
+@given(SHAPES, st.sampled_from(["zeros", "ones", "empty", "full", "reshape", "broadcast_to",
+                                "eye", "arange", "linspace", "tile"]))
+def fuzz_creation(shape: Any, fn: str) -> None:
+    record((shape, fn))
+    dims = shape if isinstance(shape, tuple) else (shape,)
+    cheap = _small(shape)
+    calls: dict[str, tuple[Callable, Callable]] = {
+        "zeros": (lambda m: m.zeros(shape), lambda m: m.zeros(shape)),
+        "ones": (lambda m: m.ones(shape, dtype=m.int8), None),
+        "empty": (lambda m: m.empty(shape).shape, None),
+        "full": (lambda m: m.full(shape, 7), None),
+        "reshape": (lambda m: m.reshape(m.arange(24), shape), None),
+        "broadcast_to": (lambda m: m.broadcast_to(m.asarray([1, 2]), shape), None),
+        "eye": (lambda m: m.eye(*[d for d in dims[:2]]), None),
+        "arange": (lambda m: m.arange(*dims[:3]), None),
+        "linspace": (lambda m: m.linspace(0, 1, dims[0] if dims else 5), None),
+        "tile": (lambda m: m.tile(m.asarray([1, 2]), dims), None),
+    }
+    call = calls[fn][0]
+    if _allocatable_but_big(shape) and fn not in ("reshape", "broadcast_to"):
+        return  # a valid shape too big to build here (tens of GiB); nothing to learn
+    if not cheap and fn not in ("reshape", "broadcast_to"):
+        # Too big (or invalid): arrayx must refuse cleanly or build it lazily; never crash.
+        state, got = outcome(lambda: call(xp))
+        if state == "raise":
+            assert got in CLEAN + (MemoryError,), got
+        return
+    want_state, want = outcome(lambda: call(np))
+    got_state, got = outcome(lambda: call(xp))
+    if got_state == "raise":
+        assert got in CLEAN + (MemoryError,), got
+        assert want_state == "raise" or _accepts_more(shape, fn), \
+            f"arrayx raised {got.__name__} where NumPy gave {want!r:.200}"
+        return
+    assert want_state == "ok", f"arrayx returned where NumPy raised {want}"
+    if fn == "empty":
+        assert got == want
+        return
+    g = np.asarray(got)
+    assert g.shape == np.shape(want), (g.shape, np.shape(want))
+    if g.size > 10**5:  # a broadcast view: its corners, not all of it
+        for corner in ((0,) * g.ndim, (-1,) * g.ndim):
+            assert g[corner] == want[corner]
+    else:
+        np.testing.assert_array_equal(g, want)
+
+
+def _allocatable_but_big(shape: Any) -> bool:
+    try:
+        dims = [int(d) for d in (shape if isinstance(shape, tuple) else (shape,))]
+    except (TypeError, ValueError):
+        return False
+    return all(d >= 0 for d in dims) and 10**5 < math.prod(dims) <= 2**59
+
+
+def _accepts_more(shape: Any, fn: str) -> bool:
+    """Where NumPy accepts what the standard does not: bools and floats as sizes (NumPy
+    deprecations), negative sizes NumPy clips (linspace, arange, eye), more than 64 dims."""
+    dims = shape if isinstance(shape, tuple) else (shape,)
+    negative = any(isinstance(d, int) and d < -1 for d in dims)
+    # A fresh array spans at most 2**59 elements (byte strides fit in int64 at any itemsize),
+    # zero dimensions aside; NumPy's bound depends on the itemsize.
+    spans = math.prod(int(d) for d in dims if isinstance(d, (int, np.integer)) and d > 0)
+    if spans > (2**63 - 1) // 16:
+        return True
+    return fn in ("linspace", "arange", "eye", "tile") or fn == "reshape" and negative or any(
+        not isinstance(d, (int, np.integer)) or isinstance(d, (bool, np.bool_))
+        for d in dims) or len(dims) > 64
+
+
+# --- 4. DLPack: __dlpack__ arguments and crafted capsules -------------------------------------
+
+ARG = st.sampled_from([None, (1, 0), (0, 8), (2, 0), (), (1,), (1, 0, 0), "1.0", [1, 0],
+                       (1.0, 0), (True, 0)])
+DEVICE = st.sampled_from([None, (1, 0), (1, -1), (2, 0), (1, 1), (), "cpu", (1,), [1, 0]])
+
+
+@given(layouts(), ARG, DEVICE, st.sampled_from([None, True, False, 1, "x"]),
+       st.sampled_from([None, 0, 1, -1, "s"]))
+def fuzz_dlpack_args(layout: tuple, max_version: Any, dl_device: Any, copy: Any,
+                     stream: Any) -> None:
+    n, a, how = layout
+    record((n.shape, how, max_version, dl_device, copy, stream))
+    state, capsule = outcome(lambda: a.__dlpack__(max_version=max_version, dl_device=dl_device,
+                                                  copy=copy, stream=stream))
+    if state == "raise":
+        assert capsule in CLEAN + (BufferError,), capsule
+        return
+
+    class Producer:
+        def __dlpack__(self, **kwargs: Any) -> object:
+            return capsule
+
+        def __dlpack_device__(self) -> tuple:
+            return (1, 0)
+
+    same(xp.from_dlpack(Producer()), np.asarray(n))
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    pass
+
+
+DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensorVersioned))
+DLManagedTensorVersioned._fields_ = [
+    ("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("manager_ctx", ctypes.c_void_p),
+    ("deleter", DELETER), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+DELETED: list[int] = []
+_on_delete = DELETER(lambda m: DELETED.append(1))
+
+# (code, bits): the standard's dtypes as DLPack spells them, and some it does not have.
+DL_TYPES = [(1, 8), (0, 32), (0, 64), (2, 64), (5, 128), (6, 8), (2, 16), (4, 16), (0, 7),
+            (9, 64), (1, 1)]
+
+
+@given(st.integers(-2, 70), st.lists(st.integers(-2, 5) | st.sampled_from(HUGE[:4]), max_size=6),
+       st.none() | st.lists(st.integers(-8, 8) | st.sampled_from(HUGE[:4]), max_size=6),
+       st.sampled_from(DL_TYPES), st.sampled_from([1, 1, 1, 2]), st.sampled_from([1, 1, 2, 3, 4]),
+       st.sampled_from([1, 1, 0, 2]), st.integers(0, 24), st.booleans())
+def fuzz_dlpack_capsules(ndim: int, shape: list, strides: list | None, dltype: tuple,
+                         lanes: int, device: int, major: int, byte_offset: int,
+                         null_shape: bool) -> None:
+    record((ndim, shape, strides, dltype, lanes, device, major, byte_offset, null_shape))
+    buf = np.arange(64, dtype=np.float64)
+    k = max(ndim, 0)
+    sh = (ctypes.c_int64 * max(k, 1))(*((shape + [1] * k)[:k]))
+    stp = None
+    if strides is not None:
+        stp = (ctypes.c_int64 * max(k, 1))(*((strides + [1] * k)[:k]))
+    m = DLManagedTensorVersioned()
+    m.major, m.minor, m.deleter, m.flags = major, 0, _on_delete, 0
+    t = m.dl_tensor
+    t.data = buf.ctypes.data
+    t.device = DLDevice(device, 0)
+    t.ndim = ndim
+    t.dtype = DLDataType(dltype[0], dltype[1], lanes)
+    t.shape = ctypes.cast(sh, ctypes.POINTER(ctypes.c_int64)) if not (null_shape and k) else None
+    t.strides = ctypes.cast(stp, ctypes.POINTER(ctypes.c_int64)) if stp is not None else None
+    t.byte_offset = byte_offset
+    capsule = _capsule_new(ctypes.addressof(m), b"dltensor_versioned", None)
+
+    class Producer:
+        def __dlpack__(self, **kwargs: Any) -> object:
+            return capsule
+
+        def __dlpack_device__(self) -> tuple:
+            return (device, 0)
+
+    before = len(DELETED)
+    state, got = outcome(lambda: xp.from_dlpack(Producer()))
+    if state == "raise":
+        assert got in CLEAN + (BufferError,), got
+        return
+    dims = [sh[i] for i in range(k)]
+    itemsize = dltype[1] // 8
+    reach = sum(abs(s) * (d - 1) for s, d in zip(stp or [], dims, strict=False)) if stp else 0
+    if 0 not in dims and (stp is not None and (reach + 1) * itemsize + byte_offset > buf.nbytes
+                          or stp is None and math.prod(dims) * itemsize + byte_offset
+                          > buf.nbytes):
+        return  # a producer that lies about its memory cannot be caught; nothing is read
+    if k and 0 not in dims and all(s >= 0 for s in (stp or [])):
+        want = np.ndarray(dims, dtype=got.dtype, buffer=buf.tobytes(), offset=byte_offset,
+                          strides=[s * itemsize for s in stp] if stp is not None else None)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    del got
+    assert len(DELETED) == before + 1, "the producer's deleter ran more or less than once"
+
+
+# --- 5. pickles --------------------------------------------------------------------------------
+
+@given(st.binary(max_size=64), st.one_of(st.lists(DIMS, max_size=4).map(tuple), DIMS),
+       st.sampled_from(["<f8", "<i4", "|b1", "<c16", "|u1", "<f2", "|O", "<U3", "x", "<M8[s]"]))
+def fuzz_pickle(data: bytes, shape: Any, dtype: str) -> None:
+    record((data, shape, dtype))
+    fn, _ = xp.zeros(1).__reduce__()
+    payload = pickle.dumps((fn, (data, shape, dtype)))
+    state, got = outcome(lambda: (lambda f, args: f(*args))(*pickle.loads(payload)))
+    if state == "raise":
+        assert got in CLEAN, got
+        return
+    want = np.frombuffer(data, dtype=dtype).reshape(shape)
+    same(got, want)
+
+
+FUZZERS = {f.__name__[5:]: f for f in (fuzz_index, fuzz_asarray, fuzz_asarray_mutating,
+                                       fuzz_creation, fuzz_dlpack_args, fuzz_dlpack_capsules,
+                                       fuzz_pickle)}
+
+
+def main(argv: list[str]) -> None:
+    name, examples = argv[0], int(argv[1])
+    if len(argv) > 2:
+        LOG.append(argv[2])
+    thorough = examples > 1000
+    fuzzer = settings(max_examples=examples, deadline=None, database=None,
+                      derandomize=not thorough,
+                      suppress_health_check=list(HealthCheck))(FUZZERS[name])
+    fuzzer()
+    print(f"{name}: {examples} cases, no crash, no mismatch")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

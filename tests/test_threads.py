@@ -1,0 +1,99 @@
+"""Several Python threads on shared arrays while another changes the kernel thread count.
+
+Every result must equal the one computed on a single thread beforehand: the kernels release
+the GIL, read the thread count once per parallel region, and a float sum rounds the same on
+any number of threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import arrayx as xp
+
+N = 1 << 20  # above the parallel threshold (2^19 elements)
+
+
+@pytest.fixture
+def restore_threads():
+    threads = xp.get_num_threads()
+    yield
+    xp.set_num_threads(threads)
+
+
+def test_threads_on_shared_arrays_while_the_thread_count_changes(restore_threads) -> None:
+    rng = np.random.default_rng(7)
+    x = xp.asarray(rng.standard_normal(N))
+    y = xp.asarray(rng.standard_normal(N))
+    m = xp.reshape(x, (1024, 1024))
+    ops: list[Callable[[], object]] = [
+        lambda: xp.sum(x), lambda: xp.sum(m, axis=0), lambda: xp.max(m, axis=1),
+        lambda: x + y, lambda: xp.exp(y[::2]), lambda: m.mT + 1.0, lambda: xp.argmax(x),
+        lambda: xp.cumulative_sum(x[: N // 4]), lambda: xp.sort(x[: N // 8]),
+        lambda: x[xp.asarray(np.arange(0, N, 7))], lambda: xp.where(x > 0, x, y),
+        lambda: xp.std(m, axis=1), lambda: xp.astype(x, xp.float32),
+    ]
+    xp.set_num_threads(1)
+    want = [np.asarray(op()).copy() for op in ops]
+    stop = time.monotonic() + 3.0
+    errors: list[str] = []
+
+    def work(seed: int) -> None:
+        k = seed
+        while time.monotonic() < stop:
+            i = k % len(ops)
+            got = np.asarray(ops[i]())
+            if not np.array_equal(got, want[i]):
+                errors.append(f"op {i} differs")
+                return
+            k += 1
+
+    def churn() -> None:
+        n = 0
+        while time.monotonic() < stop:
+            xp.set_num_threads(1 + n % 3)
+            n += 1
+            time.sleep(0.0005)
+
+    workers = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    changer = threading.Thread(target=churn)
+    for t in workers + [changer]:
+        t.start()
+    for t in workers + [changer]:
+        t.join()
+    assert not errors, errors
+    # x and y were only read.
+    np.testing.assert_array_equal(np.asarray(x + 0.0), np.asarray(x))
+
+
+def test_writers_on_disjoint_views_of_one_array(restore_threads) -> None:
+    xp.set_num_threads(2)
+    base = xp.zeros((4, N // 4))
+    src = xp.asarray(np.arange(N // 4, dtype=np.float64))
+
+    def fill(row: int) -> None:
+        for _ in range(20):
+            base[row, ...] = src * row
+            base[row, ::2] = src[::2] * row + 1.0
+
+    threads = [threading.Thread(target=fill, args=(r,)) for r in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    want = np.arange(4.0)[:, None] * np.arange(N // 4)
+    want[:, ::2] += 1.0
+    np.testing.assert_array_equal(np.asarray(base), want)
+
+
+@pytest.mark.parametrize(("n", "error"), [(0, ValueError), (-1, ValueError),
+                                          (10**6, ValueError), (2**64, ValueError),
+                                          (1.5, TypeError), (True, TypeError), ("2", TypeError)])
+def test_bad_thread_counts(n: object, error: type, restore_threads) -> None:
+    with pytest.raises(error):
+        xp.set_num_threads(n)
