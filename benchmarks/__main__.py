@@ -1,4 +1,5 @@
-"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [SUITE ...]``.
+"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [--json FILE]
+[--plot FILE] [SUITE ...]``.
 
 Unset ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` in the benchmark command only (they slow
 NumPy's BLAS on some machines): ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m
@@ -17,7 +18,8 @@ from benchmarks import (
     bench_manipulation,
     bench_reductions,
 )
-from benchmarks.harness import describe_environment, repeats, table
+from benchmarks.harness import Timing, describe_environment, repeats, table
+from benchmarks.report import run_record, write_json, write_plot
 
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise,
@@ -37,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
                                      description="arrayx against NumPy, side by side")
     parser.add_argument("--quick", action="store_true", help="fewer repeats per case")
     parser.add_argument("--threads", type=int, help="arrayx kernel threads")
+    parser.add_argument("--json", metavar="FILE", help="write the run's numbers to FILE")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="draw the arrayx/NumPy ratio of each case to FILE (matplotlib)")
     parser.add_argument("suites", nargs="*", metavar="SUITE",
                         help=f"suites to run (default: all of {', '.join(SUITES)})")
     args = parser.parse_args(argv)
@@ -46,9 +51,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.threads:
         xp.set_num_threads(args.threads)
     print(describe_environment())
+    results: dict[str, list[Timing]] = {}
     for name in args.suites or SUITES:
         print(f"\n== {name}")
-        print(table(SUITES[name].run(repeats(args.quick))), flush=True)
+        results[name] = SUITES[name].run(repeats(args.quick))
+        print(table(results[name]), flush=True)
+    if args.json or args.plot:
+        record = run_record(results, args.quick)
+        if args.json:
+            write_json(args.json, record)
+        if args.plot:
+            write_plot(args.plot, record)
 
 
 if __name__ == "__main__":

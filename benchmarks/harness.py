@@ -10,7 +10,9 @@ import os
 
 from arrayx._bench import Timing, check_equal, compare, environment, table
 
-__all__ = ["Timing", "check_equal", "compare", "describe_environment", "repeats", "table"]
+__all__ = [
+    "Timing", "check_equal", "compare", "describe_environment", "repeats", "settings", "table",
+]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.
 FULL_REPEATS = 21
@@ -33,16 +35,27 @@ def repeats(quick: bool) -> int:
     return QUICK_REPEATS if quick else FULL_REPEATS
 
 
-def describe_environment() -> str:
-    """The settings the timings are taken under, one ``key: value`` per line.
+def settings() -> dict[str, str]:
+    """The settings the timings are taken under.
 
     Returns
     -------
-    str
+    dict of str to str
         CPU count, arrayx threads, NumPy version and BLAS, and the OpenBLAS variables that
         change NumPy's speed.
     """
     env = environment()
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OMP_NUM_THREADS"):
         env[var] = os.environ.get(var, "(unset)")
-    return "\n".join(f"{key}: {value}" for key, value in env.items())
+    return env
+
+
+def describe_environment() -> str:
+    """The settings the timings are taken under, one ``key: value`` per line.
+
+    Returns
+    -------
+    str
+        `settings`, as text.
+    """
+    return "\n".join(f"{key}: {value}" for key, value in settings().items())

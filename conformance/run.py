@@ -2,27 +2,111 @@
 
 Usage::
 
-    python conformance/run.py PATH_TO_ARRAY_API_TESTS [pytest arguments ...]
+    python conformance/run.py PATH_TO_ARRAY_API_TESTS [--report FILE] [pytest arguments ...]
 
 or with ``ARRAY_API_TESTS_DIR`` set. The checkout is never downloaded here: obtain and pin it
 as ``shared/CONFORMANCE.md`` says. The run uses ``conformance/xfails.txt`` and prints
 ``passed=N failed=N skipped=N xfailed=N`` last; the exit status is pytest's.
+
+``--report FILE`` also writes the run as JSON: when and where it ran, the suite's and the
+spec's commits, the totals and the counts of each test file. The documentation's conformance
+page reads that file from ``docs/_data/conformance.json``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
+from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+OUTCOMES = ("passed", "failed", "skipped", "xfailed")
+
+
+def _git_head(path: Path) -> str:
+    """The commit checked out at ``path`` (``"unknown"`` when git cannot tell)."""
+    result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"],
+                            capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else "unknown"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _outcome(test: dict) -> str:
+    """A pytest-json-report test entry's outcome, with errors counted as failures."""
+    outcome = test.get("outcome", "failed")
+    return "failed" if outcome == "error" else outcome
+
+
+def build_report(data: dict, suite: Path, options: list[str]) -> dict:
+    """The run as the documentation's conformance page reads it.
+
+    Parameters
+    ----------
+    data : dict
+        pytest-json-report's report of the run.
+    suite : Path
+        The suite's checkout.
+    options : list of str
+        The pytest options the run was given beyond the runner's own.
+
+    Returns
+    -------
+    dict
+        ``measured`` (UTC), ``machine``, ``arrayx`` (version and commit), ``suite`` and
+        ``spec`` commits, ``api_version``, ``max_examples``, ``totals`` and ``files`` (the
+        counts of each test file).
+    """
+    import arrayx
+
+    files: dict[str, dict[str, int]] = {}
+    for test in data.get("tests", []):
+        name = test["nodeid"].split("::", 1)[0]
+        counts = files.setdefault(name, dict.fromkeys(OUTCOMES, 0))
+        outcome = _outcome(test)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    totals = dict.fromkeys(OUTCOMES, 0)
+    for counts in files.values():
+        for key, value in counts.items():
+            totals[key] = totals.get(key, 0) + value
+    examples = "50"
+    for at, option in enumerate(options[:-1]):
+        if option == "--max-examples":
+            examples = options[at + 1]
+    return {
+        "measured": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{_cpu_model()}, {os.cpu_count()} CPUs, {platform.system()}",
+        "arrayx": {"version": arrayx.__version__, "commit": _git_head(HERE)},
+        "suite": {"repository": "data-apis/array-api-tests", "commit": _git_head(suite)},
+        "spec": {"repository": "data-apis/array-api",
+                 "commit": _git_head(suite / "array-api")},
+        "api_version": "2025.12",
+        "max_examples": int(examples),
+        "totals": totals,
+        "files": dict(sorted(files.items())),
+    }
 
 
 def main(argv: list[str]) -> int:
     args = list(argv)
+    report_file = None
+    if "--report" in args:
+        at = args.index("--report")
+        report_file = Path(args[at + 1]).resolve()
+        del args[at:at + 2]
     suite = os.environ.get("ARRAY_API_TESTS_DIR")
     if args and not args[0].startswith("-"):
         suite = args.pop(0)
@@ -38,23 +122,27 @@ def main(argv: list[str]) -> int:
         targets = ["array_api_tests/"]
     env = dict(os.environ, ARRAY_API_TESTS_MODULE="arrayx", ARRAY_API_TESTS_VERSION="2025.12")
     with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
+        json_file = Path(tmp) / "report.json"
         env.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tmp) / "hypothesis"))
         cmd = [
             sys.executable, "-m", "pytest", *targets,
             "--xfails-file", str(HERE / "xfails.txt"),
             "--disable-deadline", "--max-examples", "50",
-            "--json-report", f"--json-report-file={report}", "-p", "no:cacheprovider",
+            "--json-report", f"--json-report-file={json_file}", "-p", "no:cacheprovider",
             "-W", "ignore::DeprecationWarning",
             *options,
         ]
         rc = subprocess.call(cmd, cwd=suite_path, env=env)
-        counts = {"passed": 0, "failed": 0, "skipped": 0, "xfailed": 0}
-        if report.exists():
-            summary = json.loads(report.read_text()).get("summary", {})
+        counts = dict.fromkeys(OUTCOMES, 0)
+        if json_file.exists():
+            data = json.loads(json_file.read_text())
+            summary = data.get("summary", {})
             for key in counts:
                 counts[key] = summary.get(key, 0)
             counts["failed"] += summary.get("error", 0)
+            if report_file is not None:
+                record = build_report(data, suite_path, options)
+                report_file.write_text(json.dumps(record, indent=1) + "\n")
     print(" ".join(f"{k}={v}" for k, v in counts.items()))
     return rc
 

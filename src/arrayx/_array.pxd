@@ -5,6 +5,17 @@ cdef class Array:
     cdef readonly Storage _storage
     cdef readonly Layout _layout
     cdef readonly object dtype
+    """The data type of the elements: one of the 13 dtypes, which are NumPy dtype objects.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1.5])
+    >>> x.dtype
+    dtype('float64')
+    >>> x.dtype == xp.float64
+    True
+    """
     cdef readonly int _code
     cdef readonly bint _writeable
     cdef object __weakref__

@@ -121,7 +121,25 @@ cdef class Array:
     """An n-dimensional array of one of the standard's 13 dtypes, on one device.
 
     Create arrays with the creation functions (``asarray``, ``zeros``, ``arange``, ...), not
-    with this constructor.
+    with this constructor, which raises ``TypeError``. An array is a dtype and a layout
+    (shape, signed element strides, offset) over a buffer that views share.
+
+    A 0-d array converts to a Python scalar with ``bool()``, ``int()``, ``float()`` and
+    ``complex()``; ``bool()`` of an array that is not 0-d raises ``ValueError`` (its truth
+    value is ambiguous).
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> x.shape, x.dtype, x.device
+    ((2, 2), dtype('float64'), Device('cpu'))
+    >>> bool(xp.asarray(0.5)), bool(xp.asarray(0))
+    (True, False)
+    >>> bool(x)
+    Traceback (most recent call last):
+        ...
+    ValueError: the truth value of an array of shape (2, 2) is ambiguous
     """
 
     def __init__(self, *args, **kwargs):
@@ -137,27 +155,69 @@ cdef class Array:
 
     @property
     def shape(self) -> tuple:
-        """The array's dimensions."""
+        """The size of each dimension, as a tuple of ints.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.zeros((2, 3)).shape
+        (2, 3)
+        """
         return self._layout.shape
 
     @property
     def ndim(self) -> int:
-        """The number of dimensions."""
+        """The number of dimensions.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.zeros((2, 3)).ndim
+        2
+        >>> xp.asarray(1.0).ndim
+        0
+        """
         return self._layout.ndim
 
     @property
     def size(self) -> int:
-        """The number of elements."""
+        """The number of elements (the product of the shape).
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.zeros((2, 3)).size
+        6
+        """
         return self._layout.size
 
     @property
     def device(self):
-        """The device the array's memory lives on."""
+        """The device the array's memory lives on (a :class:`arrayx.Device`; the CPU today).
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1]).device
+        Device('cpu')
+        """
         return self._storage.device
 
     @property
     def T(self) -> Array:
-        """The transpose of a 2-D array (a view)."""
+        """The transpose of a 2-D array, as a view (no copy).
+
+        ``ValueError`` for arrays that are not 2-D: use :attr:`mT` or
+        :func:`arrayx.permute_dims`.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([[1, 2, 3]]).T
+        Array([[1],
+               [2],
+               [3]], dtype=int64)
+        """
         if self._layout.ndim != 2:
             raise ValueError(f"T is defined for 2-D arrays only; this one has {self.ndim} "
                              f"dimensions (use mT or permute_dims)")
@@ -165,7 +225,17 @@ cdef class Array:
 
     @property
     def mT(self) -> Array:
-        """The transpose of the last two axes (a view)."""
+        """The transpose of the last two axes, as a view (no copy).
+
+        ``ValueError`` for arrays of fewer than two dimensions.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> x = xp.zeros((4, 2, 3))
+        >>> x.mT.shape
+        (4, 3, 2)
+        """
         cdef int n = self._layout.ndim
         if n < 2:
             raise ValueError(f"mT needs at least 2 dimensions, got {n}")
@@ -178,7 +248,35 @@ cdef class Array:
         return self._storage
 
     def __array_namespace__(self, *, api_version=None):
-        """The arrayx namespace (``api_version`` one of the standard's versions or None)."""
+        """The namespace of the array's library: the ``arrayx`` module.
+
+        Library code written against the standard gets its functions this way
+        (``xp = x.__array_namespace__()``).
+
+        Parameters
+        ----------
+        api_version : str, optional
+            A version of the standard to ask for; None takes the latest.
+
+        Returns
+        -------
+        module
+            ``arrayx``.
+
+        Raises
+        ------
+        ValueError
+            If ``api_version`` is not a version arrayx implements.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> x = xp.asarray([1, 2])
+        >>> x.__array_namespace__() is xp
+        True
+        >>> x.__array_namespace__(api_version='2025.12').__name__
+        'arrayx'
+        """
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(f"unsupported array API version {api_version!r}; arrayx supports "
                              f"{', '.join(_API_VERSIONS)}")
@@ -186,7 +284,35 @@ cdef class Array:
         return arrayx
 
     def to_device(self, device, /, *, stream=None) -> Array:
-        """This array on ``device`` (itself when it is there already)."""
+        """This array on ``device``.
+
+        Arrays live on the CPU today, so the only device it can move to is the one it is on, and
+        the array itself comes back.
+
+        Parameters
+        ----------
+        device : Device or str
+            The target device (``"cpu"``).
+        stream : None
+            Streams belong to GPU devices; must be None.
+
+        Returns
+        -------
+        Array
+            ``self``, when it is on ``device`` already.
+
+        Raises
+        ------
+        ValueError
+            If ``device`` is not available, differs from the array's device, or a stream is given.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> x = xp.asarray([1, 2])
+        >>> x.to_device('cpu') is x
+        True
+        """
         if stream is not None:
             raise ValueError("arrayx's CPU device takes no stream")
         dev = _devices.as_device(device)
@@ -202,21 +328,90 @@ cdef class Array:
         return bool(self.scalar())
 
     def __int__(self) -> int:
+        """``int(self)``: the only element of a 0-d array as a Python ``int``.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If ``self`` is not 0-d, or is complex.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> int(xp.asarray(3.7))
+        3
+        """
         v = _only_scalar(self, "int")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to int")
         return int(v)
 
     def __float__(self) -> float:
+        """``float(self)``: the only element of a 0-d array as a Python ``float``.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        TypeError
+            If ``self`` is not 0-d, or is complex.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> float(xp.asarray(2))
+        2.0
+        """
         v = _only_scalar(self, "float")
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to float")
         return float(v)
 
     def __complex__(self) -> complex:
+        """``complex(self)``: the only element of a 0-d array as a Python ``complex``.
+
+        Returns
+        -------
+        complex
+
+        Raises
+        ------
+        TypeError
+            If ``self`` is not 0-d.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> complex(xp.asarray(1.5))
+        (1.5+0j)
+        """
         return complex(_only_scalar(self, "complex"))
 
     def __index__(self) -> int:
+        """``operator.index(self)``: a 0-d integer array as a Python ``int``, so it can index a
+        list or slice.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        TypeError
+            If ``self`` is not of an integer dtype, or not 0-d.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> [10, 20, 30][xp.asarray(1)]
+        20
+        """
         if not 1 <= self._code <= 8:
             raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
         return _only_scalar(self, "an index")
@@ -242,6 +437,41 @@ cdef class Array:
     # --- indexing ---------------------------------------------------------------------------
 
     def __getitem__(self, key):
+        """``self[key]``: the elements that ``key`` selects.
+
+        Basic keys (integers, slices, ``...``, ``None``) give a view that shares ``self``'s memory:
+        nothing is copied. Integer arrays, lists of integers and boolean masks (advanced indexing)
+        give a new array, as NumPy does.
+
+        Parameters
+        ----------
+        key : int, slice, ellipsis, None, Array, or a tuple of them
+            The index.
+
+        Returns
+        -------
+        Array
+            A view for basic keys, a new array for advanced ones.
+
+        Raises
+        ------
+        IndexError
+            If an index is out of bounds or the key has too many indices.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> x = xp.reshape(xp.arange(6), (2, 3))
+        >>> x[1]
+        Array([3, 4, 5], dtype=int64)
+        >>> x[:, ::-1]
+        Array([[2, 1, 0],
+               [5, 4, 3]], dtype=int64)
+        >>> x[x > 2]
+        Array([3, 4, 5], dtype=int64)
+        >>> x[xp.asarray([1, 0]), 0]
+        Array([3, 0], dtype=int64)
+        """
         if _needs_advanced(key):
             from arrayx._indexing import getitem
             return getitem(self, key)
@@ -249,6 +479,39 @@ cdef class Array:
         return view(self, L)
 
     def __setitem__(self, key, value):
+        """``self[key] = value``: write ``value`` where ``key`` selects, in place.
+
+        Parameters
+        ----------
+        key : int, slice, ellipsis, None, Array, or a tuple of them
+            The index, as for :meth:`__getitem__`.
+        value : Array or Python scalar
+            What to write, broadcast to the selection. An array's dtype must promote to ``self``'s.
+
+        Raises
+        ------
+        IndexError
+            If an index is out of bounds.
+        TypeError
+            If ``value`` is neither an array nor a Python scalar, or its dtype does not fit.
+        ValueError
+            If ``self`` is read-only (a broadcast view).
+
+        Returns
+        -------
+        None
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> x = xp.zeros(4)
+        >>> x[1:3] = 5.0
+        >>> x
+        Array([0., 5., 5., 0.], dtype=float64)
+        >>> x[x > 1] = xp.asarray(-1.0)
+        >>> x
+        Array([ 0., -1., -1.,  0.], dtype=float64)
+        """
         if _needs_advanced(key):
             if not self._writeable:
                 raise ValueError("assignment destination is read-only")
@@ -281,6 +544,32 @@ cdef class Array:
     # --- operators: the elementwise engine ----------------------------------------------
 
     def __add__(self, other):
+        """``self + other``: the sum of each pair of elements, as :func:`arrayx.add`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.add` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.add` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) + 1
+        Array([2, 3], dtype=int64)
+        >>> 1.5 + xp.asarray([1.0, 2.0])
+        Array([2.5, 3.5], dtype=float64)
+        """
         return binary_op(ADD, self, other, True)
 
     def __radd__(self, other):
@@ -290,6 +579,30 @@ cdef class Array:
         return inplace_op(ADD, self, other)
 
     def __sub__(self, other):
+        """``self - other``: the difference of each pair of elements, as :func:`arrayx.subtract`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.subtract` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.subtract` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([5, 6]) - xp.asarray([1, 2])
+        Array([4, 4], dtype=int64)
+        """
         return binary_op(SUB, self, other, True)
 
     def __rsub__(self, other):
@@ -299,6 +612,30 @@ cdef class Array:
         return inplace_op(SUB, self, other)
 
     def __mul__(self, other):
+        """``self * other``: the product of each pair of elements, as :func:`arrayx.multiply`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.multiply` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.multiply` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) * 3
+        Array([3, 6], dtype=int64)
+        """
         return binary_op(MUL, self, other, True)
 
     def __rmul__(self, other):
@@ -308,6 +645,30 @@ cdef class Array:
         return inplace_op(MUL, self, other)
 
     def __truediv__(self, other):
+        """``self / other``: the true quotient of each pair of elements, as :func:`arrayx.divide`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.divide` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.divide` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) / 2
+        Array([0.5, 1. ], dtype=float64)
+        """
         return binary_op(DIV, self, other, True)
 
     def __rtruediv__(self, other):
@@ -317,6 +678,31 @@ cdef class Array:
         return inplace_op(DIV, self, other)
 
     def __floordiv__(self, other):
+        """``self // other``: the quotient rounded towards negative infinity, as
+        :func:`arrayx.floor_divide`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.floor_divide` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.floor_divide` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([7, -7]) // 2
+        Array([ 3, -4], dtype=int64)
+        """
         return binary_op(FLOORDIV, self, other, True)
 
     def __rfloordiv__(self, other):
@@ -326,6 +712,30 @@ cdef class Array:
         return inplace_op(FLOORDIV, self, other)
 
     def __mod__(self, other):
+        """``self % other``: the remainder of floor division, as :func:`arrayx.remainder`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.remainder` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.remainder` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([7, -7]) % 3
+        Array([1, 2], dtype=int64)
+        """
         return binary_op(MOD, self, other, True)
 
     def __rmod__(self, other):
@@ -335,6 +745,33 @@ cdef class Array:
         return inplace_op(MOD, self, other)
 
     def __pow__(self, other, mod=None):
+        """``self ** other``: each element raised to a power, as :func:`arrayx.pow`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+        mod : None
+            Must be None: arrayx has no modular power.
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.pow` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.pow` or do not promote, or a
+            modulus is given (``pow(x, y, m)``).
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2, 3]) ** 2
+        Array([1, 4, 9], dtype=int64)
+        """
         if mod is not None:
             raise TypeError("arrayx arrays do not support pow() with a modulus")
         return binary_op(POW, self, other, True)
@@ -348,6 +785,30 @@ cdef class Array:
         return inplace_op(POW, self, other)
 
     def __lshift__(self, other):
+        """``self << other``: each element shifted left, as :func:`arrayx.bitwise_left_shift`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_left_shift` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.bitwise_left_shift` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) << 3
+        Array([ 8, 16], dtype=int64)
+        """
         return binary_op(LSHIFT, self, other, True)
 
     def __rlshift__(self, other):
@@ -357,6 +818,30 @@ cdef class Array:
         return inplace_op(LSHIFT, self, other)
 
     def __rshift__(self, other):
+        """``self >> other``: each element shifted right, as :func:`arrayx.bitwise_right_shift`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_right_shift` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.bitwise_right_shift` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([16, -16]) >> 2
+        Array([ 4, -4], dtype=int64)
+        """
         return binary_op(RSHIFT, self, other, True)
 
     def __rrshift__(self, other):
@@ -366,6 +851,31 @@ cdef class Array:
         return inplace_op(RSHIFT, self, other)
 
     def __and__(self, other):
+        """``self & other``: the bitwise AND of each pair of elements, as
+        :func:`arrayx.bitwise_and`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_and` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.bitwise_and` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([True, True]) & xp.asarray([True, False])
+        Array([ True, False], dtype=bool)
+        """
         return binary_op(AND, self, other, True)
 
     def __rand__(self, other):
@@ -375,6 +885,30 @@ cdef class Array:
         return inplace_op(AND, self, other)
 
     def __or__(self, other):
+        """``self | other``: the bitwise OR of each pair of elements, as :func:`arrayx.bitwise_or`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_or` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.bitwise_or` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([12]) | 3
+        Array([15], dtype=int64)
+        """
         return binary_op(OR, self, other, True)
 
     def __ror__(self, other):
@@ -384,6 +918,31 @@ cdef class Array:
         return inplace_op(OR, self, other)
 
     def __xor__(self, other):
+        """``self ^ other``: the bitwise XOR of each pair of elements, as
+        :func:`arrayx.bitwise_xor`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_xor` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.bitwise_xor` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([12]) ^ 10
+        Array([6], dtype=int64)
+        """
         return binary_op(XOR, self, other, True)
 
     def __rxor__(self, other):
@@ -393,24 +952,200 @@ cdef class Array:
         return inplace_op(XOR, self, other)
 
     def __eq__(self, other):
+        """``self == other``: whether each pair of elements is equal, as :func:`arrayx.equal`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.equal` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.equal` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) == 2
+        Array([False,  True], dtype=bool)
+        """
         return binary_op(EQ, self, other, True)
 
     def __ne__(self, other):
+        """``self != other``: whether each pair of elements differs, as :func:`arrayx.not_equal`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.not_equal` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.not_equal` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) != 2
+        Array([ True, False], dtype=bool)
+        """
         return binary_op(NE, self, other, True)
 
     def __lt__(self, other):
+        """``self < other``: whether each element is less than the other's, as :func:`arrayx.less`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.less` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.less` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) < 2
+        Array([ True, False], dtype=bool)
+        """
         return binary_op(LT, self, other, True)
 
     def __le__(self, other):
+        """``self <= other``: whether each element is at most the other's, as
+        :func:`arrayx.less_equal`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.less_equal` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.less_equal` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) <= 2
+        Array([ True,  True], dtype=bool)
+        """
         return binary_op(LE, self, other, True)
 
     def __gt__(self, other):
+        """``self > other``: whether each element is greater than the other's, as
+        :func:`arrayx.greater`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.greater` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.greater` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) > 1
+        Array([False,  True], dtype=bool)
+        """
         return binary_op(GT, self, other, True)
 
     def __ge__(self, other):
+        """``self >= other``: whether each element is at least the other's, as
+        :func:`arrayx.greater_equal`.
+
+        Parameters
+        ----------
+        other : Array or Python scalar
+            The right operand. A Python scalar takes ``self``'s dtype when it is of a kind that
+            dtype holds (see :doc:`/guide/dtypes`).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.greater_equal` returns.
+
+        Raises
+        ------
+        TypeError
+            If the dtypes are not accepted by :func:`arrayx.greater_equal` or do not promote.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1, 2]) >= 2
+        Array([False,  True], dtype=bool)
+        """
         return binary_op(GE, self, other, True)
 
     def __matmul__(self, other):
+        """``self @ other``: the matrix product, as :func:`arrayx.matmul`.
+
+        Parameters
+        ----------
+        other : Array
+            The right operand (arrays only: the standard gives ``@`` no Python scalars).
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.matmul` returns.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not an array or a dtype is not numeric.
+        ValueError
+            If the inner dimensions differ or an operand is 0-d.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> a = xp.asarray([[1, 2], [3, 4]])
+        >>> a @ a
+        Array([[ 7, 10],
+               [15, 22]], dtype=int64)
+        >>> a @ xp.asarray([1, 1])
+        Array([3, 7], dtype=int64)
+        """
         from arrayx.linalg._matmul import matmul_operator
         return matmul_operator(self, other)
 
@@ -423,15 +1158,87 @@ cdef class Array:
         return imatmul(self, other)
 
     def __neg__(self):
+        """``-self``: the negation of each element, as :func:`arrayx.negative`.
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.negative` returns.
+
+        Raises
+        ------
+        TypeError
+            If ``self``'s dtype is not accepted by :func:`arrayx.negative`.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> -xp.asarray([1, -2])
+        Array([-1,  2], dtype=int64)
+        """
         return unary_op(NEG, self)
 
     def __pos__(self):
+        """``+self``: each element, as a new array, as :func:`arrayx.positive`.
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.positive` returns.
+
+        Raises
+        ------
+        TypeError
+            If ``self``'s dtype is not accepted by :func:`arrayx.positive`.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> +xp.asarray([1, -2])
+        Array([ 1, -2], dtype=int64)
+        """
         return unary_op(POS, self)
 
     def __abs__(self):
+        """``abs(self``: the absolute value of each element, as :func:`arrayx.abs`.
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.abs` returns.
+
+        Raises
+        ------
+        TypeError
+            If ``self``'s dtype is not accepted by :func:`arrayx.abs`.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> abs(xp.asarray([-1, 2]))
+        Array([1, 2], dtype=int64)
+        """
         return unary_op(ABS, self)
 
     def __invert__(self):
+        """``~self``: the bitwise NOT of each element, as :func:`arrayx.bitwise_invert`.
+
+        Returns
+        -------
+        Array
+            As :func:`arrayx.bitwise_invert` returns.
+
+        Raises
+        ------
+        TypeError
+            If ``self``'s dtype is not accepted by :func:`arrayx.bitwise_invert`.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> ~xp.asarray([True, False])
+        Array([False,  True], dtype=bool)
+        """
         return unary_op(INVERT, self)
 
     # --- interop ----------------------------------------------------------------------------
@@ -490,12 +1297,61 @@ cdef class Array:
         return out
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export as a DLPack capsule (versioned when ``max_version >= (1, 0)``)."""
+        """Export the array as a DLPack capsule, for ``from_dlpack`` of any library.
+
+        The capsule shares the array's memory unless ``copy=True``. Call ``from_dlpack`` of the
+        consuming library rather than this method: it negotiates the version and the device.
+
+        Parameters
+        ----------
+        stream : None
+            Must be None: a CPU array has no stream.
+        max_version : tuple of two ints, optional
+            The highest DLPack version the consumer understands; ``(1, 0)`` or more gives a
+            versioned capsule (``dltensor_versioned``), None or less an unversioned one.
+        dl_device : tuple of two ints, optional
+            The device the consumer wants, as ``(device type, id)``; the CPU is ``(1, 0)``.
+        copy : bool, optional
+            True exports a C-contiguous copy (flagged as copied); False and None share memory.
+
+        Returns
+        -------
+        PyCapsule
+            The DLPack capsule.
+
+        Raises
+        ------
+        BufferError
+            If ``dl_device`` is not the CPU, or a read-only array (a broadcast view) is asked
+            for an unversioned capsule, which cannot say it is read-only.
+        ValueError
+            If ``stream`` is not None.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> import numpy as np
+        >>> x = xp.asarray([1.0, 2.0])
+        >>> np.from_dlpack(x)
+        array([1., 2.])
+        """
         from arrayx._dlpack import export
         return export(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple:
-        """``(device type, device id)`` as DLPack numbers them (1 is the CPU)."""
+        """The array's device as DLPack numbers devices: ``(device type, device id)``.
+
+        Returns
+        -------
+        tuple of two ints
+            ``(1, 0)`` for the CPU.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.asarray([1]).__dlpack_device__()
+        (1, 0)
+        """
         if self._storage.device == CPU:
             return (1, 0)
         return (2, self._storage.device.index)

@@ -50,29 +50,103 @@ cdef int _fill(Array out, object value) except -1:
 
 
 def empty(shape, *, dtype=None, device=None) -> Array:
-    """An uninitialised array of ``shape``.
+    """An uninitialised array of ``shape``: its elements are whatever the memory held.
 
     Parameters
     ----------
     shape : int or tuple of ints
+        The shape; every size non-negative.
     dtype : dtype, optional
         Default ``float64``.
-    device : device, optional
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
 
     Returns
     -------
     Array
+        A new C-contiguous array.
+
+    Raises
+    ------
+    ValueError
+        If a size is negative.
+    TypeError
+        If ``dtype`` is not one of the standard's dtypes.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.empty((2, 3), dtype=xp.int32)
+    >>> x.shape, x.dtype
+    ((2, 3), dtype('int32'))
     """
     return _new(shape, dtype, device, False)
 
 
 def zeros(shape, *, dtype=None, device=None) -> Array:
-    """An array of ``shape`` filled with zeros (see ``empty`` for the parameters)."""
+    """An array of ``shape`` filled with zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The shape; every size non-negative.
+    dtype : dtype, optional
+        Default ``float64``.
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of zeros.
+
+    Raises
+    ------
+    ValueError
+        If a size is negative.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.zeros((2, 2))
+    Array([[0., 0.],
+           [0., 0.]], dtype=float64)
+    >>> xp.zeros(3, dtype=xp.int8)
+    Array([0, 0, 0], dtype=int8)
+    """
     return _new(shape, dtype, device, True)
 
 
 def ones(shape, *, dtype=None, device=None) -> Array:
-    """An array of ``shape`` filled with ones (see ``empty`` for the parameters)."""
+    """An array of ``shape`` filled with ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The shape; every size non-negative.
+    dtype : dtype, optional
+        Default ``float64``.
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of ones.
+
+    Raises
+    ------
+    ValueError
+        If a size is negative.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.ones(3)
+    Array([1., 1., 1.], dtype=float64)
+    >>> xp.ones((1, 2), dtype=xp.bool)
+    Array([[ True,  True]], dtype=bool)
+    """
     cdef Array out = _new(shape, dtype, device, False)
     _fill(out, True)
     return out
@@ -96,14 +170,33 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     Parameters
     ----------
     shape : int or tuple of ints
+        The shape; every size non-negative.
     fill_value : bool, int, float or complex
+        The value of every element (a 0-d array is read as its scalar).
     dtype : dtype, optional
-        Default: inferred from ``fill_value`` (bool, int64, float64 or complex128).
-    device : device, optional
+        Default: the default dtype of ``fill_value``'s kind (``bool``, ``int64``, ``float64`` or
+        ``complex128``).
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
 
     Returns
     -------
     Array
+        A new C-contiguous array.
+
+    Raises
+    ------
+    TypeError
+        If ``fill_value`` is not a Python scalar, or is complex for a real ``dtype``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.full((2, 2), 7)
+    Array([[7, 7],
+           [7, 7]], dtype=int64)
+    >>> xp.full(3, 0.5, dtype=xp.float32)
+    Array([0.5, 0.5, 0.5], dtype=float32)
     """
     if isinstance(fill_value, Array) and (<Array>fill_value)._layout.ndim == 0:
         fill_value = (<Array>fill_value).scalar()
@@ -130,19 +223,98 @@ cdef object _like_device(Array x, object device):
 
 
 def empty_like(x, /, *, dtype=None, device=None) -> Array:
-    """An uninitialised array with the shape of ``x`` (and its dtype and device by default)."""
+    """An uninitialised array with the shape of ``x`` (its elements are whatever the memory held).
+
+    Parameters
+    ----------
+    x : Array
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        Default ``x.dtype``.
+    device : Device or str, optional
+        Default ``x.device``.
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of ``x``'s shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.empty_like(xp.zeros((2, 3)))
+    >>> x.shape, x.dtype
+    ((2, 3), dtype('float64'))
+    """
     cdef Array a = as_array(x, "empty_like")
     return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
 
 
 def zeros_like(x, /, *, dtype=None, device=None) -> Array:
-    """Zeros with the shape of ``x`` (and its dtype and device by default)."""
+    """Zeros with the shape of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        Default ``x.dtype``.
+    device : Device or str, optional
+        Default ``x.device``.
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of ``x``'s shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.zeros_like(xp.asarray([1, 2, 3]))
+    Array([0, 0, 0], dtype=int64)
+    """
     cdef Array a = as_array(x, "zeros_like")
     return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), True)
 
 
 def ones_like(x, /, *, dtype=None, device=None) -> Array:
-    """Ones with the shape of ``x`` (and its dtype and device by default)."""
+    """Ones with the shape of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        Default ``x.dtype``.
+    device : Device or str, optional
+        Default ``x.device``.
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of ``x``'s shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.ones_like(xp.asarray([[1.5, 2.5]]))
+    Array([[1., 1.]], dtype=float64)
+    """
     cdef Array a = as_array(x, "ones_like")
     cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
     _fill(out, True)
@@ -150,7 +322,35 @@ def ones_like(x, /, *, dtype=None, device=None) -> Array:
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
-    """``fill_value`` with the shape of ``x`` (and its dtype and device by default)."""
+    """``fill_value`` in every element, with the shape of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        The array whose shape (and, by default, dtype and device) the result takes.
+    fill_value : bool, int, float or complex
+        The value of every element.
+    dtype : dtype, optional
+        Default ``x.dtype``.
+    device : Device or str, optional
+        Default ``x.device``.
+
+    Returns
+    -------
+    Array
+        A new C-contiguous array of ``x``'s shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.full_like(xp.asarray([1, 2, 3]), 9)
+    Array([9, 9, 9], dtype=int64)
+    """
     cdef Array a = as_array(x, "full_like")
     cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
     _fill(out, _fill_value_for(fill_value, out._code))
@@ -158,22 +358,54 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
-    """Convert ``obj`` to an array.
+    """Convert ``obj`` to an array, sharing its memory where that is possible.
 
     Parameters
     ----------
     obj : Array, Python scalar, nested sequence, buffer or DLPack producer
+        What to convert. Arrays of any library with ``__dlpack__`` (NumPy, PyTorch, ...) and
+        objects with the buffer protocol are read without a copy; Python scalars and (nested)
+        sequences are copied.
     dtype : dtype, optional
-        Default: ``obj``'s dtype, or inferred from Python scalars (bool, int64, float64,
-        complex128).
-    device : device, optional
+        The result's dtype. Default: ``obj``'s dtype, or for Python objects the default dtype of
+        the widest kind present (``bool``, ``int64``, ``float64``, ``complex128``).
+    device : Device or str, optional
+        Default: ``obj``'s device, or the default device.
     copy : bool, optional
-        True always copies; False never does (ValueError if a copy is needed); None copies
-        only when needed.
+        True always copies; False never does; None (default) copies only when needed (a dtype
+        conversion, or Python objects).
 
     Returns
     -------
     Array
+        ``obj`` itself when it is an arrayx array of the asked dtype and device and ``copy`` is
+        not True; otherwise a new array or a view of ``obj``'s memory.
+
+    Raises
+    ------
+    ValueError
+        If ``copy=False`` and a copy is needed; if the nested sequences are ragged.
+    TypeError
+        If ``obj`` cannot be converted.
+    OverflowError
+        If a Python int does not fit ``dtype``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.asarray([[1, 2], [3, 4]])
+    Array([[1, 2],
+           [3, 4]], dtype=int64)
+    >>> xp.asarray([1, 2.5])
+    Array([1. , 2.5], dtype=float64)
+    >>> import numpy as np
+    >>> n = np.zeros(3)
+    >>> a = xp.asarray(n)        # shares n's memory
+    >>> n[0] = 7.0
+    >>> a
+    Array([7., 0., 0.], dtype=float64)
+    >>> xp.asarray(a, copy=False) is a
+    True
     """
     cdef Array a
     cdef int code
@@ -246,22 +478,42 @@ cdef bint _is_int(object x):
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
-    """Evenly spaced values in ``[start, stop)``.
+    """Evenly spaced values in the half-open interval ``[start, stop)``, ``step`` apart.
 
     Parameters
     ----------
     start : int or float
-        The first value (or the end, with ``start`` 0, when ``stop`` is None).
+        The first value; with ``stop`` None, the end of the interval, which then starts at 0.
     stop : int or float, optional
-    step : int or float
-        Not zero.
+        The end of the interval (not included).
+    step : int or float, optional
+        The spacing; not zero. Default 1.
     dtype : dtype, optional
-        Default: int64 if all arguments are ints, else float64.
-    device : device, optional
+        Default ``int64`` when every argument is an int, ``float64`` otherwise.
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
 
     Returns
     -------
     Array
+        A 1-D array of ``ceil((stop - start) / step)`` elements (none if that is negative).
+
+    Raises
+    ------
+    ValueError
+        If ``step`` is zero.
+    TypeError
+        If an argument is not a real number (a bool or complex included).
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.arange(5)
+    Array([0, 1, 2, 3, 4], dtype=int64)
+    >>> xp.arange(1, 2, 0.25)
+    Array([1.  , 1.25, 1.5 , 1.75], dtype=float64)
+    >>> xp.arange(5, 0, -2)
+    Array([5, 3, 1], dtype=int64)
     """
     if stop is None:
         start, stop = 0, start
@@ -310,17 +562,36 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     Parameters
     ----------
     start, stop : int, float or complex
+        The ends of the interval.
     num : int
-        Non-negative.
+        How many values; non-negative.
     dtype : dtype, optional
-        A floating dtype; default float64 (complex128 for complex bounds).
-    device : device, optional
-    endpoint : bool
-        Whether ``stop`` is the last value.
+        A floating dtype; default ``float64`` (``complex128`` when a bound is complex).
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    endpoint : bool, optional
+        Whether ``stop`` is the last value (default True); False leaves it out and spaces the
+        values ``(stop - start) / num`` apart.
 
     Returns
     -------
     Array
+        A 1-D array of ``num`` elements.
+
+    Raises
+    ------
+    ValueError
+        If ``num`` is negative.
+    TypeError
+        If ``dtype`` is not floating.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linspace(0, 1, 5)
+    Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
+    >>> xp.linspace(0, 1, 4, endpoint=False)
+    Array([0.  , 0.25, 0.5 , 0.75], dtype=float64)
     """
     num = _int_arg(num, "num")
     if num < 0:
@@ -355,16 +626,30 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     Parameters
     ----------
     n_rows : int
+        The number of rows.
     n_cols : int, optional
-        Default ``n_rows``.
-    k : int
-        The diagonal: 0 the main one, positive above it, negative below it.
+        The number of columns; default ``n_rows``.
+    k : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below it.
     dtype : dtype, optional
-    device : device, optional
+        Default ``float64``.
+    device : Device or str, optional
+        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
 
     Returns
     -------
     Array
+        A new ``(n_rows, n_cols)`` array.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.eye(2)
+    Array([[1., 0.],
+           [0., 1.]], dtype=float64)
+    >>> xp.eye(2, 3, k=1, dtype=xp.int64)
+    Array([[0, 1, 0],
+           [0, 0, 1]], dtype=int64)
     """
     n_rows = _int_arg(n_rows, "n_rows")
     n_cols = n_rows if n_cols is None else _int_arg(n_cols, "n_cols")
@@ -400,12 +685,71 @@ def _triangle(x, k, bint keep_lower, str name) -> Array:
 
 
 def tril(x, /, *, k=0) -> Array:
-    """The lower triangle (on and below diagonal ``k``) of each matrix of ``x``; zeros above."""
+    """The lower triangle of each matrix of ``x`` (on and below diagonal ``k``); zeros above.
+
+    Parameters
+    ----------
+    x : Array
+        An array of at least two dimensions: a stack of matrices in the last two axes.
+    k : int, optional
+        The diagonal that bounds the triangle: 0 (default) the main one, positive above it,
+        negative below it.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.reshape(xp.arange(1, 10), (3, 3))
+    >>> xp.tril(x)
+    Array([[1, 0, 0],
+           [4, 5, 0],
+           [7, 8, 9]], dtype=int64)
+    >>> xp.tril(x, k=-1)
+    Array([[0, 0, 0],
+           [4, 0, 0],
+           [7, 8, 0]], dtype=int64)
+    """
     return _triangle(x, k, True, "tril")
 
 
 def triu(x, /, *, k=0) -> Array:
-    """The upper triangle (on and above diagonal ``k``) of each matrix of ``x``; zeros below."""
+    """The upper triangle of each matrix of ``x`` (on and above diagonal ``k``); zeros below.
+
+    Parameters
+    ----------
+    x : Array
+        An array of at least two dimensions: a stack of matrices in the last two axes.
+    k : int, optional
+        The diagonal that bounds the triangle: 0 (default) the main one, positive above it,
+        negative below it.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.triu(xp.reshape(xp.arange(1, 10), (3, 3)))
+    Array([[1, 2, 3],
+           [0, 5, 6],
+           [0, 0, 9]], dtype=int64)
+    """
     return _triangle(x, k, False, "triu")
 
 
@@ -415,14 +759,32 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     Parameters
     ----------
     *arrays : Array
-        1-D arrays of one dtype.
-    indexing : {"xy", "ij"}
-        Cartesian ("xy": the first two output axes swapped) or matrix ("ij") indexing.
+        1-D arrays, all of one dtype.
+    indexing : {"xy", "ij"}, optional
+        Cartesian ("xy", default: the first two output axes swapped) or matrix ("ij") indexing.
 
     Returns
     -------
     tuple of Array
-        One array per input, each of the full grid's shape (fresh copies).
+        One array per input, each of the full grid's shape (new arrays, not views).
+
+    Raises
+    ------
+    ValueError
+        If an array is not 1-D or ``indexing`` is neither "xy" nor "ij".
+    TypeError
+        If the arrays' dtypes differ.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> gx, gy = xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([10, 20]))
+    >>> gx
+    Array([[1, 2, 3],
+           [1, 2, 3]], dtype=int64)
+    >>> gy
+    Array([[10, 10, 10],
+           [20, 20, 20]], dtype=int64)
     """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")

@@ -12,20 +12,44 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 
 def astype(x, dtype, /, *, copy=True, device=None) -> Array:
-    """``x`` converted to ``dtype`` (and ``device``).
+    """``x`` converted to ``dtype`` (and moved to ``device``).
+
+    Any dtype converts to any other, as NumPy's ``astype`` does (complex to real keeps the real
+    part, floating to integer truncates towards zero). The standard leaves complex to real
+    undefined; portable code takes ``real`` first.
 
     Parameters
     ----------
     x : Array
+        The array to convert.
     dtype : dtype
-    copy : bool
-        True (default) always returns a new array; False returns ``x`` itself when nothing
-        needs converting.
-    device : device, optional
+        The target dtype.
+    copy : bool, optional
+        True (default) always returns a new array; False returns ``x`` itself when its dtype
+        (and device) already match.
+    device : Device or str, optional
+        The target device; default ``x.device``.
 
     Returns
     -------
     Array
+        A new C-contiguous array of ``dtype``, or ``x`` itself (``copy=False`` and nothing to do).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array or ``dtype`` is not one of the standard's.
+    ValueError
+        If ``device`` is not available.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1.7, -2.7])
+    >>> xp.astype(x, xp.int32)
+    Array([ 1, -2], dtype=int32)
+    >>> xp.astype(x, x.dtype, copy=False) is x
+    True
     """
     if not isinstance(x, Array):
         raise TypeError(f"astype expects an arrayx array, got {type(x).__name__}")
@@ -39,7 +63,38 @@ def astype(x, dtype, /, *, copy=True, device=None) -> Array:
 
 
 def can_cast(from_, to, /) -> bool:
-    """Whether ``from_`` (a dtype or an array) can be cast to ``to`` by the promotion rules."""
+    """Whether ``from_`` can be cast to ``to`` without changing a value's kind in a lossy way.
+
+    The answer follows the promotion rules: integers cast to integers they promote to, and
+    otherwise NumPy's "safe" casting decides (so ``int32`` casts to ``float64`` but not to
+    ``float32``, and complex never casts to real).
+
+    Parameters
+    ----------
+    from_ : dtype or Array
+        The source dtype, or an array whose dtype it is.
+    to : dtype
+        The target dtype.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        If a dtype is not one of the standard's.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.can_cast(xp.int8, xp.int16)
+    True
+    >>> xp.can_cast(xp.int64, xp.int32)
+    False
+    >>> xp.can_cast(xp.asarray([1.0]), xp.complex128)
+    True
+    """
     src = from_.dtype if isinstance(from_, Array) else _dtypes.as_dtype(from_)
     dst = _dtypes.as_dtype(to)
     if src.kind in "iu" and dst.kind in "iu":
@@ -70,7 +125,34 @@ class iinfo_object:
 
 
 def finfo(type, /) -> finfo_object:
-    """Limits of a floating dtype (or an array's); complex dtypes give their real part's."""
+    """Machine limits of a floating-point dtype.
+
+    Parameters
+    ----------
+    type : dtype or Array
+        A real or complex floating dtype, or an array of one. A complex dtype gives the limits
+        of its real part.
+
+    Returns
+    -------
+    finfo_object
+        With ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` (Python floats and ints)
+        and ``dtype`` (the real floating dtype they describe).
+
+    Raises
+    ------
+    TypeError
+        If ``type`` is not of a floating dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> f = xp.finfo(xp.float32)
+    >>> f.bits, f.eps
+    (32, 1.1920928955078125e-07)
+    >>> xp.finfo(xp.complex128).dtype
+    dtype('float64')
+    """
     d = type.dtype if isinstance(type, Array) else _dtypes.as_dtype(type)
     if d.kind not in "fc":
         raise TypeError(f"finfo takes a floating-point dtype, not {d}")
@@ -81,7 +163,30 @@ def finfo(type, /) -> finfo_object:
 
 
 def iinfo(type, /) -> iinfo_object:
-    """Limits of an integer dtype (or an array's)."""
+    """Machine limits of an integer dtype.
+
+    Parameters
+    ----------
+    type : dtype or Array
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    iinfo_object
+        With ``bits``, ``max``, ``min`` (Python ints) and ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        If ``type`` is not of an integer dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> i = xp.iinfo(xp.int16)
+    >>> i.bits, i.min, i.max
+    (16, -32768, 32767)
+    """
     d = type.dtype if isinstance(type, Array) else _dtypes.as_dtype(type)
     if d.kind not in "iu":
         raise TypeError(f"iinfo takes an integer dtype, not {d}")
@@ -90,7 +195,38 @@ def iinfo(type, /) -> iinfo_object:
 
 
 def isdtype(dtype, kind) -> bool:
-    """Whether ``dtype`` is of ``kind``: a dtype, a kind name, or a tuple of them."""
+    """Whether ``dtype`` is of ``kind``.
+
+    Parameters
+    ----------
+    dtype : dtype
+        The dtype to test.
+    kind : dtype, str or tuple
+        A dtype; a kind name: ``"bool"``, ``"signed integer"``, ``"unsigned integer"``,
+        ``"integral"``, ``"real floating"``, ``"complex floating"`` or ``"numeric"``; or a
+        tuple of them (true if any matches).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        If a kind name is unknown.
+    TypeError
+        If ``dtype`` is not one of the standard's dtypes.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.isdtype(xp.float32, 'real floating')
+    True
+    >>> xp.isdtype(xp.uint8, ('signed integer', 'bool'))
+    False
+    >>> xp.isdtype(xp.int64, xp.int64)
+    True
+    """
     d = _dtypes.as_dtype(dtype)
     if isinstance(kind, tuple):
         return any(isdtype(d, k) for k in kind)

@@ -8,7 +8,34 @@ __all__ = ["CPU", "Device", "as_device", "default_device", "set_default_device"]
 
 
 class Device:
-    """A place where an array's memory lives: ``Device("cpu")`` or ``Device("cuda", n)``."""
+    """A place where an array's memory lives: ``Device("cpu")`` or ``Device("cuda", n)``.
+
+    Devices are hashable and compare equal to their names (``Device("cpu") == "cpu"``). Arrays
+    live on the CPU today: ``Device("cuda", 0)`` can be made, but no array can be moved there
+    yet (see :doc:`/guide/devices`).
+
+    Parameters
+    ----------
+    kind : {"cpu", "cuda"}
+        The kind of device.
+    index : int, optional
+        The device's number among those of its kind (default 0).
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is neither "cpu" nor "cuda".
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.asarray([1]).device
+    Device('cpu')
+    >>> xp.Device('cpu') == 'cpu'
+    True
+    >>> xp.zeros(2, device=xp.Device('cpu')).device
+    Device('cpu')
+    """
 
     __slots__ = ("kind", "index")
 

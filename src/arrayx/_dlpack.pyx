@@ -321,21 +321,41 @@ def from_capsule(capsule) -> Array:
 
 
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
-    """An array from any object with ``__dlpack__`` (zero-copy unless ``copy=True``).
+    """An array sharing the memory of any object that exports DLPack (NumPy, PyTorch, JAX, ...).
 
     Parameters
     ----------
     x : object
-        A DLPack producer (an object with ``__dlpack__`` and ``__dlpack_device__``).
-    device : device, optional
-        Where the result lives; only the CPU is available here.
+        A DLPack producer: an object with ``__dlpack__`` and ``__dlpack_device__``.
+    device : Device or str, optional
+        Where the result lives; only the CPU is available (``x`` must be on the CPU).
     copy : bool, optional
-        True always copies, False never does (error if a copy is needed), None copies only
-        when needed.
+        True always copies; False never does (``BufferError`` if a copy is needed); None
+        (default) copies only when needed.
 
     Returns
     -------
     Array
+        A view of ``x``'s memory (read-only when the producer marks it so), or a copy.
+
+    Raises
+    ------
+    BufferError
+        If ``x`` lives on a device arrayx cannot read, or cannot be exported as asked.
+    TypeError
+        If ``x`` has no ``__dlpack__``, or its dtype is not one of the standard's.
+    ValueError
+        If ``device`` is not available.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> import numpy as np
+    >>> n = np.arange(3.0)
+    >>> a = xp.from_dlpack(n)
+    >>> n[0] = 9.0
+    >>> a
+    Array([9., 1., 2.], dtype=float64)
     """
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not support DLPack (no __dlpack__)")

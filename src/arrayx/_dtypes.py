@@ -156,17 +156,39 @@ def _promote_all(dtypes: list[np.dtype]) -> np.dtype:
 
 
 def result_type(*arrays_and_dtypes: object) -> np.dtype:
-    """Apply the promotion rules to arrays, dtypes and Python scalars.
+    """The dtype that arrays, dtypes and Python scalars promote to together.
+
+    Arrays and dtypes promote by the standard's table (and NumPy's rules for the mixed-kind pairs
+    the standard leaves open). Python scalars are "weak": they take the others' dtype where their
+    kind fits in it (an ``int`` beside ``int8`` stays ``int8``; a ``float`` beside an integer
+    dtype gives ``float64``).
 
     Parameters
     ----------
-    *arrays_and_dtypes
-        Arrays, dtypes and Python scalars (``bool``, ``int``, ``float``, ``complex``).
+    *arrays_and_dtypes : Array, dtype, bool, int, float or complex
+        At least one. Python scalars alone give their default dtypes.
 
     Returns
     -------
     dtype
         The promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If no argument is given.
+    TypeError
+        If two dtypes do not promote, or an argument is of another type.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.result_type(xp.int8, xp.uint8)
+    dtype('int16')
+    >>> xp.result_type(xp.asarray([1], dtype=xp.int8), 1)
+    dtype('int8')
+    >>> xp.result_type(xp.float32, 1j)
+    dtype('complex64')
     """
     if not arrays_and_dtypes:
         raise ValueError("result_type needs at least one array, dtype or scalar")

@@ -323,7 +323,41 @@ def setitem(Array a, key, value) -> None:
 
 
 def take(x, indices, /, *, axis=None) -> Array:
-    """Elements of ``x`` at integer ``indices`` along ``axis`` (None: of a 1-D ``x``)."""
+    """The elements of ``x`` at integer ``indices`` along ``axis``, in a new array.
+
+    Negative indices count from the end.
+
+    Parameters
+    ----------
+    x : Array
+        The array to gather from.
+    indices : Array
+        A 1-D integer array of positions along ``axis``.
+    axis : int, optional
+        The axis to gather along; may be None only when ``x`` is 1-D.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape with ``axis`` replaced by ``len(indices)``.
+
+    Raises
+    ------
+    IndexError
+        If an index is out of bounds.
+    ValueError
+        If ``axis`` is None and ``x`` is not 1-D.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[10, 20, 30], [40, 50, 60]])
+    >>> xp.take(x, xp.asarray([2, 0]), axis=1)
+    Array([[30, 10],
+           [60, 40]], dtype=int64)
+    >>> xp.take(xp.asarray([1, 2, 3]), xp.asarray([-1]))
+    Array([3], dtype=int64)
+    """
     if not isinstance(x, Array) or not isinstance(indices, Array):
         raise TypeError("take expects arrayx arrays")
     if axis is None:
@@ -358,7 +392,41 @@ cdef Array _take_1d(Array a, Array indices):
 
 
 def take_along_axis(x, indices, /, *, axis=-1) -> Array:
-    """Elements of ``x`` at ``indices`` (``x``'s rank) along ``axis``, as NumPy's."""
+    """The elements of ``x`` at ``indices`` along ``axis``, position by position.
+
+    ``indices`` has ``x``'s number of dimensions and broadcasts against ``x`` off ``axis``; the
+    result takes element ``indices[..., j, ...]`` of each line along ``axis``. With the output of
+    ``argsort`` it sorts ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        The array to gather from.
+    indices : Array
+        An integer array of ``x``'s rank.
+    axis : int, optional
+        The axis to gather along; default -1, the last.
+
+    Returns
+    -------
+    Array
+        An array of the broadcast shape with ``indices``' size along ``axis``.
+
+    Raises
+    ------
+    IndexError
+        If an index is out of bounds.
+    ValueError
+        If ``indices`` and ``x`` differ in rank.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[3, 1, 2], [9, 7, 8]])
+    >>> xp.take_along_axis(x, xp.argsort(x, axis=1), axis=1)
+    Array([[1, 2, 3],
+           [7, 8, 9]], dtype=int64)
+    """
     if not isinstance(x, Array) or not isinstance(indices, Array):
         raise TypeError("take_along_axis expects arrayx arrays")
     if indices.ndim != x.ndim:

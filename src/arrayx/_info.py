@@ -13,7 +13,20 @@ class Info:
     __module__ = "arrayx"
 
     def capabilities(self) -> dict:
-        """Optional features: boolean indexing, data-dependent shapes, ``max dimensions``."""
+        """Which optional features of the standard arrayx has.
+
+        Returns
+        -------
+        dict
+            ``"boolean indexing"`` and ``"data-dependent shapes"`` (both True), and
+            ``"max dimensions"`` (64).
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.__array_namespace_info__().capabilities()
+        {'boolean indexing': True, 'data-dependent shapes': True, 'max dimensions': 64}
+        """
         return {
             "boolean indexing": True,
             "data-dependent shapes": True,
@@ -21,11 +34,48 @@ class Info:
         }
 
     def default_device(self) -> _devices.Device:
-        """The device creation functions use by default."""
+        """The device that creation functions use when ``device`` is None.
+
+        The CPU unless the ``ARRAYX_DEVICE`` environment variable names another device.
+
+        Returns
+        -------
+        Device
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.__array_namespace_info__().default_device()
+        Device('cpu')
+        """
         return _devices.default_device()
 
     def default_dtypes(self, *, device: object = None) -> dict:
-        """The default real, complex, integer and index dtypes."""
+        """The default dtypes of a device.
+
+        Parameters
+        ----------
+        device : Device or str, optional
+            The device to ask about; default the default device.
+
+        Returns
+        -------
+        dict
+            ``"real floating"``, ``"complex floating"``, ``"integral"`` and ``"indexing"``, each
+            mapped to a dtype.
+
+        Raises
+        ------
+        ValueError
+            If ``device`` is not available.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> d = xp.__array_namespace_info__().default_dtypes()
+        >>> d['real floating'], d['integral'], d['indexing']
+        (dtype('float64'), dtype('int64'), dtype('int64'))
+        """
         _devices.as_device(device)
         return {
             "real floating": _dtypes.default_float,
@@ -35,11 +85,48 @@ class Info:
         }
 
     def devices(self) -> tuple:
-        """Every device arrayx can use here."""
+        """Every device arrayx can put arrays on here.
+
+        Returns
+        -------
+        tuple of Device
+            ``(Device('cpu'),)`` today.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> xp.__array_namespace_info__().devices()
+        (Device('cpu'),)
+        """
         return _devices.available()
 
     def dtypes(self, *, device: object = None, kind: object = None) -> dict:
-        """The dtypes of ``kind`` (a kind name, a tuple of them, or None for all) by name."""
+        """The dtypes of ``kind`` available on ``device``, by name.
+
+        Parameters
+        ----------
+        device : Device or str, optional
+            The device to ask about; default the default device.
+        kind : str or tuple of str, optional
+            A kind name (as :func:`arrayx.isdtype` takes), a tuple of them, or None (default) for
+            all 13 dtypes.
+
+        Returns
+        -------
+        dict
+            Dtype names mapped to dtypes.
+
+        Raises
+        ------
+        ValueError
+            If ``kind`` is unknown or ``device`` is not available.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> list(xp.__array_namespace_info__().dtypes(kind='real floating'))
+        ['float32', 'float64']
+        """
         _devices.as_device(device)
         if kind is None:
             chosen = _dtypes.DTYPES
@@ -56,5 +143,23 @@ _INFO = Info()
 
 
 def __array_namespace_info__() -> Info:
-    """The namespace's inspection object."""
+    """The namespace's inspection object: what this arrayx supports, and where.
+
+    Its methods are ``capabilities()``, ``default_device()``, ``default_dtypes()``,
+    ``devices()`` and ``dtypes()`` (each documented on its own page).
+
+    Returns
+    -------
+    Info
+        The inspection object (one per process).
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> info = xp.__array_namespace_info__()
+    >>> info.devices()
+    (Device('cpu'),)
+    >>> info.default_dtypes()['real floating']
+    dtype('float64')
+    """
     return _INFO

@@ -33,48 +33,205 @@ cdef inline Array _view(Array a, Layout L, bint writeable=True):
 
 
 def permute_dims(x, /, axes) -> Array:
-    """A view of ``x`` with its axes permuted (negative axes allowed)."""
+    """A view of ``x`` with its axes permuted: no copy.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    axes : tuple of ints
+        A permutation of ``range(x.ndim)`` (negative axes count from the end); output axis ``i``
+        is input axis ``axes[i]``.
+
+    Returns
+    -------
+    Array
+        A view sharing ``x``'s memory.
+
+    Raises
+    ------
+    ValueError
+        If ``axes`` is not a permutation of the axes.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.zeros((2, 3, 4))
+    >>> xp.permute_dims(x, (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     cdef Array a = as_array(x, "permute_dims")
     return _view(a, permute(a._layout, axes))
 
 
 def matrix_transpose(x, /) -> Array:
-    """A view of ``x`` with its last two axes swapped."""
+    """A view of ``x`` with its last two axes swapped (the transpose of each matrix): no copy.
+
+    Parameters
+    ----------
+    x : Array
+        An array of at least two dimensions.
+
+    Returns
+    -------
+    Array
+        A view sharing ``x``'s memory; the same as ``x.mT``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.matrix_transpose(xp.asarray([[1, 2, 3], [4, 5, 6]]))
+    Array([[1, 4],
+           [2, 5],
+           [3, 6]], dtype=int64)
+    """
     return as_array(x, "matrix_transpose").mT
 
 
 def expand_dims(x, /, axis=0) -> Array:
-    """A view of ``x`` with unit axes inserted at ``axis`` (an int or a tuple of ints)."""
+    """A view of ``x`` with axes of size one inserted at ``axis``: no copy.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    axis : int or tuple of ints, optional
+        Positions of the new axes in the result (negative ones count from its end); default 0.
+
+    Returns
+    -------
+    Array
+        A view with ``x.ndim + len(axis)`` dimensions.
+
+    Raises
+    ------
+    IndexError
+        If a position is out of range.
+    ValueError
+        If a position repeats.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1, 2, 3])
+    >>> xp.expand_dims(x, axis=0).shape
+    (1, 3)
+    >>> xp.expand_dims(x, axis=(0, -1)).shape
+    (1, 3, 1)
+    """
     cdef Array a = as_array(x, "expand_dims")
     return _view(a, layout_expand_dims(a._layout, axis))
 
 
 def squeeze(x, /, axis) -> Array:
-    """A view of ``x`` without the unit axes ``axis`` (ValueError for a non-unit one)."""
+    """A view of ``x`` without the axes ``axis``, which must have size one: no copy.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    axis : int or tuple of ints
+        The axes to remove.
+
+    Returns
+    -------
+    Array
+        A view with ``x.ndim - len(axis)`` dimensions.
+
+    Raises
+    ------
+    ValueError
+        If an axis does not have size one.
+    IndexError
+        If an axis is out of range.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.squeeze(xp.zeros((1, 3, 1)), axis=(0, 2)).shape
+    (3,)
+    """
     cdef Array a = as_array(x, "squeeze")
     return _view(a, layout_squeeze(a._layout, axis))
 
 
 def flip(x, /, *, axis=None) -> Array:
-    """A view of ``x`` reversed along ``axis`` (default all), with negative strides."""
+    """A view of ``x`` with the order of elements reversed along ``axis``: no copy.
+
+    The view has negative strides on the flipped axes.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reverse; None (default) reverses all.
+
+    Returns
+    -------
+    Array
+        A view sharing ``x``'s memory.
+
+    Raises
+    ------
+    IndexError
+        If an axis is out of range.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.flip(x)
+    Array([[4, 3],
+           [2, 1]], dtype=int64)
+    >>> xp.flip(x, axis=1)
+    Array([[2, 1],
+           [4, 3]], dtype=int64)
+    """
     cdef Array a = as_array(x, "flip")
     return _view(a, layout_flip(a._layout, axis))
 
 
 def reshape(x, /, shape, *, copy=None) -> Array:
-    """``x`` with a new shape: a view when one can serve, else a copy.
+    """``x`` with a new shape: a view when the strides allow one, otherwise a copy.
+
+    A C-contiguous array always reshapes as a view; a transposed or sliced one does when its
+    axes merge (see :doc:`/guide/views`).
 
     Parameters
     ----------
     x : Array
+        The input array.
     shape : tuple of ints
-        One entry may be -1 (inferred).
+        The new shape, of ``x.size`` elements; one entry may be -1, inferred from the others.
     copy : bool, optional
-        True always copies; False never does (ValueError when a view cannot serve).
+        True always copies; False never does; None (default) copies only when a view cannot
+        serve.
 
     Returns
     -------
     Array
+        A view of ``x``'s memory, or a new C-contiguous array.
+
+    Raises
+    ------
+    ValueError
+        If the sizes differ, or ``copy=False`` and a view cannot serve.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.arange(6)
+    >>> xp.reshape(x, (2, -1))
+    Array([[0, 1, 2],
+           [3, 4, 5]], dtype=int64)
+    >>> xp.reshape(xp.reshape(x, (2, 3)).mT, (6,))
+    Array([0, 3, 1, 4, 2, 5], dtype=int64)
     """
     cdef Array a = as_array(x, "reshape")
     cdef int64_t sh[MAXDIM]
@@ -138,7 +295,35 @@ cdef int _parse_reshape(object shape, int64_t size, int64_t* out) except -1:
 
 
 def broadcast_to(x, /, shape) -> Array:
-    """A read-only view of ``x`` broadcast to ``shape`` (stride 0 on stretched axes)."""
+    """A read-only view of ``x`` broadcast to ``shape``: no copy.
+
+    Stretched axes get stride 0, so every element of them is the same memory; writing into the
+    view raises ``ValueError``.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    shape : tuple of ints
+        The target shape; ``x``'s shape must broadcast to it.
+
+    Returns
+    -------
+    Array
+        A read-only view of ``shape``.
+
+    Raises
+    ------
+    ValueError
+        If ``x``'s shape does not broadcast to ``shape``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.broadcast_to(xp.asarray([1, 2, 3]), (2, 3))
+    Array([[1, 2, 3],
+           [1, 2, 3]], dtype=int64)
+    """
     cdef Array a = as_array(x, "broadcast_to")
     cdef int64_t sh[MAXDIM]
     cdef int n = parse_shape(shape, sh)
@@ -146,7 +331,31 @@ def broadcast_to(x, /, shape) -> Array:
 
 
 def broadcast_shapes(*shapes) -> tuple:
-    """The shape that ``shapes`` broadcast to (ValueError if they do not)."""
+    """The shape that ``shapes`` broadcast to together.
+
+    Parameters
+    ----------
+    *shapes : tuple of ints
+        The shapes.
+
+    Returns
+    -------
+    tuple of ints
+        The broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast together.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.broadcast_shapes((2, 1), (1, 3))
+    (2, 3)
+    >>> xp.broadcast_shapes((5, 1, 4), (3, 1))
+    (5, 3, 4)
+    """
     layouts = [make_layout(s) for s in shapes]
     cdef int64_t out[MAXDIM]
     cdef int n = layout_broadcast_shapes(layouts, out)
@@ -154,7 +363,33 @@ def broadcast_shapes(*shapes) -> tuple:
 
 
 def broadcast_arrays(*arrays) -> tuple:
-    """Read-only views of ``arrays`` broadcast to one shape (a tuple)."""
+    """Read-only views of ``arrays`` broadcast to their common shape: no copy.
+
+    Parameters
+    ----------
+    *arrays : Array
+        The arrays.
+
+    Returns
+    -------
+    tuple of Array
+        One read-only view per input, each of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast together.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> a, b = xp.broadcast_arrays(xp.asarray([[1], [2]]), xp.asarray([10, 20, 30]))
+    >>> a
+    Array([[1, 1, 1],
+           [2, 2, 2]], dtype=int64)
+    >>> b.shape
+    (2, 3)
+    """
     cdef list arrs = [as_array(a, "broadcast_arrays") for a in arrays]
     cdef int64_t out[MAXDIM]
     cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
@@ -163,18 +398,36 @@ def broadcast_arrays(*arrays) -> tuple:
 
 
 def concat(arrays, /, *, axis=0) -> Array:
-    """Join arrays along an existing axis (``axis=None``: flattened, end to end).
+    """Join arrays along an existing axis, into a new array.
 
     Parameters
     ----------
     arrays : tuple or list of Array
-        Arrays of one device whose shapes agree except along ``axis``; their dtypes promote.
-    axis : int or None
+        Arrays on one device whose shapes agree except along ``axis``; their dtypes promote.
+    axis : int or None, optional
+        The axis to join along (default 0); None flattens each array and joins them end to end.
 
     Returns
     -------
     Array
         A new array: each input is copied once, cast to the promoted dtype on the way.
+
+    Raises
+    ------
+    ValueError
+        If no array is given, or the shapes disagree off ``axis``.
+    TypeError
+        If the dtypes do not promote.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> a = xp.asarray([[1, 2]])
+    >>> xp.concat([a, xp.asarray([[3, 4]])])
+    Array([[1, 2],
+           [3, 4]], dtype=int64)
+    >>> xp.concat([a, xp.asarray([[5.5]])], axis=1)
+    Array([[1. , 2. , 5.5]], dtype=float64)
     """
     cdef list parts = [as_array(a, "concat") for a in arrays]
     if not parts:
@@ -214,7 +467,34 @@ def concat(arrays, /, *, axis=0) -> Array:
 
 
 def stack(arrays, /, *, axis=0) -> Array:
-    """Join arrays of one shape along a new axis ``axis`` (see ``concat``)."""
+    """Join arrays of one shape along a new axis, into a new array.
+
+    Parameters
+    ----------
+    arrays : tuple or list of Array
+        Arrays of one shape on one device; their dtypes promote.
+    axis : int, optional
+        The position of the new axis in the result (default 0).
+
+    Returns
+    -------
+    Array
+        A new array with one more dimension than the inputs.
+
+    Raises
+    ------
+    ValueError
+        If no array is given, or the shapes differ.
+    TypeError
+        If the dtypes do not promote.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.stack([xp.asarray([1, 2]), xp.asarray([3, 4])], axis=1)
+    Array([[1, 3],
+           [2, 4]], dtype=int64)
+    """
     cdef list parts = [as_array(a, "stack") for a in arrays]
     if not parts:
         raise ValueError("stack needs at least one array")
@@ -227,7 +507,37 @@ def stack(arrays, /, *, axis=0) -> Array:
 
 
 def moveaxis(x, source, destination, /) -> Array:
-    """A view of ``x`` with axes ``source`` moved to positions ``destination``."""
+    """A view of ``x`` with the axes ``source`` moved to positions ``destination``: no copy.
+
+    The other axes keep their order.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    source : int or tuple of ints
+        The axes to move.
+    destination : int or tuple of ints
+        Their positions in the result, as many as ``source``.
+
+    Returns
+    -------
+    Array
+        A view sharing ``x``'s memory.
+
+    Raises
+    ------
+    ValueError
+        If ``source`` and ``destination`` differ in length or repeat an axis.
+    IndexError
+        If an axis is out of range.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.moveaxis(xp.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
     cdef Array a = as_array(x, "moveaxis")
     cdef int n = a._layout.ndim
     src = source if isinstance(source, tuple) else (source,)
@@ -245,7 +555,31 @@ def moveaxis(x, source, destination, /) -> Array:
 
 
 def unstack(x, /, *, axis=0) -> tuple:
-    """Views of ``x``'s slices along ``axis``, as a tuple."""
+    """The slices of ``x`` along ``axis``, as a tuple of views: no copy.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    axis : int, optional
+        The axis to split along (default 0).
+
+    Returns
+    -------
+    tuple of Array
+        ``x.shape[axis]`` views, each without ``axis``.
+
+    Raises
+    ------
+    IndexError
+        If ``axis`` is out of range.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.unstack(xp.asarray([[1, 2], [3, 4]]), axis=1)
+    (Array([1, 3], dtype=int64), Array([2, 4], dtype=int64))
+    """
     cdef Array a = as_array(x, "unstack")
     if a._layout.ndim == 0:
         raise ValueError("unstack needs an array of at least one dimension")
@@ -255,18 +589,37 @@ def unstack(x, /, *, axis=0) -> tuple:
 
 
 def roll(x, /, shift, *, axis=None) -> Array:
-    """``x`` with elements shifted along ``axis`` (None: the flattened array), wrapping round.
+    """``x`` with its elements shifted along ``axis``; those pushed off one end come back at
+    the other.
 
     Parameters
     ----------
     x : Array
+        The input array.
     shift : int or tuple of ints
-        Places to shift by (one per axis when a tuple).
+        Places to shift by (negative: towards the start); one per axis when a tuple.
     axis : int or tuple of ints, optional
+        The axes to shift along; None (default) shifts the flattened array and restores the
+        shape.
 
     Returns
     -------
     Array
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    ValueError
+        If ``shift`` and ``axis`` are tuples of different lengths.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.roll(xp.asarray([1, 2, 3, 4]), 1)
+    Array([4, 1, 2, 3], dtype=int64)
+    >>> xp.roll(xp.asarray([[1, 2], [3, 4]]), -1, axis=1)
+    Array([[2, 1],
+           [4, 3]], dtype=int64)
     """
     cdef Array a = as_array(x, "roll")
     if axis is None:
@@ -294,7 +647,33 @@ def roll(x, /, shift, *, axis=None) -> Array:
 
 
 def tile(x, repetitions, /) -> Array:
-    """``x`` repeated ``repetitions[i]`` times along each axis ``i`` (a copy)."""
+    """``x`` repeated ``repetitions[i]`` times along each axis ``i``, into a new array.
+
+    Parameters
+    ----------
+    x : Array
+        The input array.
+    repetitions : tuple of ints
+        Non-negative counts; when shorter than ``x.ndim``, ones are assumed in front, and when
+        longer, ``x`` gets leading axes of size one.
+
+    Returns
+    -------
+    Array
+        A new array.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.tile(xp.asarray([1, 2]), (2, 2))
+    Array([[1, 2, 1, 2],
+           [1, 2, 1, 2]], dtype=int64)
+    """
     cdef Array a = as_array(x, "tile")
     if isinstance(repetitions, int) and not isinstance(repetitions, bool):
         repetitions = (repetitions,)
@@ -335,18 +714,37 @@ def tile(x, repetitions, /) -> Array:
 
 
 def repeat(x, repeats, /, *, axis=None) -> Array:
-    """Each element of ``x`` repeated (along ``axis``; None: the flattened array).
+    """Each element of ``x`` repeated, along ``axis``, into a new array.
 
     Parameters
     ----------
     x : Array
+        The input array.
     repeats : int or Array
-        One count for all, or an integer array of one count per element along ``axis``.
+        One count for every element, or an integer array of one count per element along
+        ``axis``; non-negative.
     axis : int, optional
+        The axis to repeat along; None (default) repeats the elements of the flattened array.
 
     Returns
     -------
     Array
+        A new array.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or ``repeats`` has the wrong length.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.repeat(xp.asarray([1, 2, 3]), 2)
+    Array([1, 1, 2, 2, 3, 3], dtype=int64)
+    >>> xp.repeat(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 2]), axis=0)
+    Array([[1, 2],
+           [3, 4],
+           [3, 4]], dtype=int64)
     """
     cdef Array a = as_array(x, "repeat")
     if axis is None:

@@ -22,19 +22,35 @@ __all__ = [
 
 
 def where(condition, x1, x2, /) -> Array:
-    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (broadcast together).
+    """Elements of ``x1`` where ``condition`` is true, of ``x2`` elsewhere.
 
     Parameters
     ----------
     condition : Array
         A bool array.
     x1, x2 : Array or Python scalar
-        At most one may be a Python scalar; it takes the other argument's dtype where its
-        kind fits.
+        The values to choose from, broadcast with ``condition``. At most one may be a Python
+        scalar; it takes the other's dtype where its kind fits.
 
     Returns
     -------
     Array
+        A new array of the broadcast shape and of the dtype ``x1`` and ``x2`` promote to.
+
+    Raises
+    ------
+    TypeError
+        If ``condition`` is not bool, both values are Python scalars, or the dtypes do not
+        promote.
+    ValueError
+        If the shapes do not broadcast together.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1.0, -2.0, 3.0])
+    >>> xp.where(x > 0, x, 0.0)
+    Array([1., 0., 3.], dtype=float64)
     """
     if not isinstance(condition, Array):
         raise TypeError(f"where's condition must be an arrayx array, got "
@@ -86,27 +102,140 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
 
 
 def argmax(x, /, *, axis=None, keepdims=False) -> Array:
-    """The index of the largest element (along ``axis``; None: of the flattened array).
+    """The index of the largest element, along ``axis``.
 
-    The first occurrence wins; a NaN counts as the largest. ValueError on an empty array.
+    The first occurrence wins; a NaN counts as larger than any number (the first NaN wins).
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array.
+    axis : int, optional
+        The axis to search along; None (default) searches the flattened array.
+    keepdims : bool, optional
+        Keep the searched axis as an axis of size one.
+
+    Returns
+    -------
+    Array
+        ``int64`` indices: 0-d for ``axis=None`` (an index into the flattened array), otherwise
+        ``x``'s shape without ``axis``.
+
+    Raises
+    ------
+    ValueError
+        If the searched axis is empty.
+    TypeError
+        If ``x`` is complex.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.argmax(xp.asarray([3, 9, 2, 9]))
+    Array(1, dtype=int64)
+    >>> xp.argmax(xp.asarray([[1, 5], [7, 0]]), axis=1)
+    Array([1, 0], dtype=int64)
     """
     return _argextreme(x, axis, keepdims, True, "argmax")
 
 
 def argmin(x, /, *, axis=None, keepdims=False) -> Array:
-    """The index of the smallest element; as ``argmax``."""
+    """The index of the smallest element, along ``axis``.
+
+    The first occurrence wins; a NaN counts as smaller than any number (the first NaN wins).
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array.
+    axis : int, optional
+        The axis to search along; None (default) searches the flattened array.
+    keepdims : bool, optional
+        Keep the searched axis as an axis of size one.
+
+    Returns
+    -------
+    Array
+        ``int64`` indices: 0-d for ``axis=None`` (an index into the flattened array), otherwise
+        ``x``'s shape without ``axis``.
+
+    Raises
+    ------
+    ValueError
+        If the searched axis is empty.
+    TypeError
+        If ``x`` is complex.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.argmin(xp.asarray([3, 1, 2, 1]))
+    Array(1, dtype=int64)
+    >>> xp.argmin(xp.asarray([[1, 5], [7, 0]]), axis=0)
+    Array([0, 1], dtype=int64)
+    """
     return _argextreme(x, axis, keepdims, False, "argmin")
 
 
 def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
-    """How many elements (along ``axis``) are non-zero, as int64."""
+    """How many elements are non-zero (true, for bool), along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        An array of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+
+    Returns
+    -------
+    Array
+        ``int64`` counts.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[0, 1, 2], [0, 0, 3]])
+    >>> xp.count_nonzero(x)
+    Array(3, dtype=int64)
+    >>> xp.count_nonzero(x, axis=1)
+    Array([2, 1], dtype=int64)
+    """
     if not isinstance(x, Array):
         raise TypeError(f"count_nonzero expects an arrayx array, got {type(x).__name__}")
     return _sum(x != 0, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 
 
 def nonzero(x, /) -> tuple:
-    """The indices of the non-zero elements of ``x``, one int64 array per dimension."""
+    """The indices of the non-zero (true) elements of ``x``, one array per dimension.
+
+    The result's length depends on the data.
+
+    Parameters
+    ----------
+    x : Array
+        An array of at least one dimension.
+
+    Returns
+    -------
+    tuple of Array
+        ``x.ndim`` ``int64`` arrays of equal length; element ``k`` of each gives the ``k``-th
+        non-zero element's position along that axis, in row-major order.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is 0-d.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> rows, cols = xp.nonzero(xp.asarray([[0, 7], [8, 0]]))
+    >>> rows, cols
+    (Array([0, 1], dtype=int64), Array([1, 0], dtype=int64))
+    """
     if not isinstance(x, Array):
         raise TypeError(f"nonzero expects an arrayx array, got {type(x).__name__}")
     cdef Array a = <Array>x
@@ -129,22 +258,38 @@ def nonzero(x, /) -> tuple:
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
-    """Where the elements of ``x2`` would go in the ascending 1-D array ``x1`` (int64).
+    """Where the elements of ``x2`` would go in the sorted 1-D array ``x1`` to keep it sorted.
 
     Parameters
     ----------
     x1 : Array
-        1-D, sorted ascending (NaNs last), or made so by ``sorter``.
+        A 1-D array, sorted ascending (NaNs last), or made so by ``sorter``.
     x2 : Array or Python scalar
-    side : {"left", "right"}
-        Before (left) or after (right) elements equal to the value.
+        The values to place.
+    side : {"left", "right"}, optional
+        For values equal to elements of ``x1``: the position before them ("left", default) or
+        after them ("right").
     sorter : Array, optional
-        Integer indices that sort ``x1``.
+        Integer indices that sort ``x1`` (as ``argsort`` gives).
 
     Returns
     -------
     Array
-        ``x2``'s shape.
+        ``int64`` positions of ``x2``'s shape.
+
+    Raises
+    ------
+    ValueError
+        If ``x1`` is not 1-D or ``side`` is neither "left" nor "right".
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x1 = xp.asarray([1, 2, 2, 3])
+    >>> xp.searchsorted(x1, xp.asarray([2, 5]))
+    Array([1, 4], dtype=int64)
+    >>> xp.searchsorted(x1, xp.asarray([2, 5]), side='right')
+    Array([3, 4], dtype=int64)
     """
     if not isinstance(x1, Array):
         raise TypeError(f"searchsorted expects an arrayx array, got {type(x1).__name__}")

@@ -114,14 +114,53 @@ cdef tuple _unique_sorted(Array a):
 
 
 def unique_values(x, /) -> Array:
-    """The distinct elements of ``x``, ascending (each NaN distinct)."""
+    """The distinct elements of ``x``, ascending.
+
+    NaNs are all distinct (each appears), as the standard asks; ``0.0`` and ``-0.0`` are one
+    value. The length of the result depends on the data.
+
+    Parameters
+    ----------
+    x : Array
+        An array of any shape (it is flattened).
+
+    Returns
+    -------
+    Array
+        A 1-D array of ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.unique_values(xp.asarray([[3, 1], [3, 2]]))
+    Array([1, 2, 3], dtype=int64)
+    """
     cdef Array ordered = _sorted(as_array(x, "unique_values"))
     starts, groups = _runs(ordered)
     return _gather(ordered, starts, groups)
 
 
 def unique_counts(x, /) -> UniqueCountsResult:
-    """The distinct elements of ``x`` and how often each occurs."""
+    """The distinct elements of ``x`` and how often each occurs.
+
+    Parameters
+    ----------
+    x : Array
+        An array of any shape (it is flattened).
+
+    Returns
+    -------
+    UniqueCountsResult
+        A named tuple ``(values, counts)``: 1-D arrays, ``values`` ascending as in
+        ``unique_values``, ``counts`` of ``int64``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.unique_counts(xp.asarray([3, 1, 3, 3]))
+    >>> r.values, r.counts
+    (Array([1, 3], dtype=int64), Array([1, 3], dtype=int64))
+    """
     cdef Array ordered = _sorted(as_array(x, "unique_counts"))
     starts, groups = _runs(ordered)
     return UniqueCountsResult(_gather(ordered, starts, groups),
@@ -129,14 +168,54 @@ def unique_counts(x, /) -> UniqueCountsResult:
 
 
 def unique_inverse(x, /) -> UniqueInverseResult:
-    """The distinct elements of ``x`` and, for each element of ``x``, its value's index."""
+    """The distinct elements of ``x`` and, for each element of ``x``, the index of its value.
+
+    Parameters
+    ----------
+    x : Array
+        An array of any shape.
+
+    Returns
+    -------
+    UniqueInverseResult
+        A named tuple ``(values, inverse_indices)``: ``values`` as ``unique_values`` gives, and
+        ``int64`` indices of ``x``'s shape with ``values[inverse_indices] == x``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.unique_inverse(xp.asarray([3, 1, 3]))
+    >>> r.values, r.inverse_indices
+    (Array([1, 3], dtype=int64), Array([1, 0, 1], dtype=int64))
+    """
     cdef Array a = as_array(x, "unique_inverse")
     values, starts, groups, order = _unique_sorted(a)
     return UniqueInverseResult(values, reshape(_inverse(order, starts, groups), a.shape))
 
 
 def unique_all(x, /) -> UniqueAllResult:
-    """Distinct values, first indices (flattened), inverse indices (``x``'s shape), counts."""
+    """The distinct elements of ``x``, where each first occurs, the inverse indices and the counts.
+
+    Parameters
+    ----------
+    x : Array
+        An array of any shape.
+
+    Returns
+    -------
+    UniqueAllResult
+        A named tuple ``(values, indices, inverse_indices, counts)``: ``values`` ascending,
+        ``indices`` of each value's first occurrence in the flattened ``x``,
+        ``inverse_indices`` of ``x``'s shape, and ``counts``; the indices and counts are
+        ``int64``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.unique_all(xp.asarray([3, 1, 3]))
+    >>> r.values, r.indices, r.counts
+    (Array([1, 3], dtype=int64), Array([1, 0], dtype=int64), Array([1, 2], dtype=int64))
+    """
     cdef Array a = as_array(x, "unique_all")
     values, starts, groups, order = _unique_sorted(a)
     return UniqueAllResult(values, _gather(order, starts, groups),
@@ -145,18 +224,29 @@ def unique_all(x, /) -> UniqueAllResult:
 
 
 def isin(x1, x2, /, *, invert=False) -> Array:
-    """Whether each element of ``x1`` occurs in ``x2`` (negated with ``invert``).
+    """Whether each element of ``x1`` occurs in ``x2``.
 
     Parameters
     ----------
     x1 : Array
-    x2 : Array
-    invert : bool
+        The elements to look up.
+    x2 : Array or Python scalar
+        The values to look in (its shape does not matter).
+    invert : bool, optional
+        Return whether each element does *not* occur instead (default False).
 
     Returns
     -------
     Array
         A bool array of ``x1``'s shape.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.isin(xp.asarray([1, 2, 3, 4]), xp.asarray([2, 4]))
+    Array([False,  True, False,  True], dtype=bool)
+    >>> xp.isin(xp.asarray([1, 2]), xp.asarray([2]), invert=True)
+    Array([ True, False], dtype=bool)
     """
     if not isinstance(x1, Array) and isinstance(x2, Array):
         from arrayx._array import _scalar_array

@@ -22,20 +22,43 @@ cdef Array lanes(Array a, int axis):
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
-    """``x`` sorted along ``axis`` (NaNs last; complex numbers lexicographically).
+    """``x`` sorted along ``axis``, in a new array.
+
+    NaNs sort last, ascending or descending; complex numbers sort by real part, then
+    imaginary part.
 
     Parameters
     ----------
     x : Array
-    axis : int
-    descending : bool
-        Largest first; equal elements keep their order when ``stable``.
-    stable : bool
-        Keep equal elements in their original order.
+        The array to sort (not 0-d).
+    axis : int, optional
+        The axis to sort along; default -1, the last.
+    descending : bool, optional
+        Largest first (default False).
+    stable : bool, optional
+        Keep equal elements in their original order (default True); False allows an unstable
+        sort.
 
     Returns
     -------
     Array
+        A new array of ``x``'s shape and dtype.
+
+    Raises
+    ------
+    IndexError
+        If ``axis`` is out of range.
+    ValueError
+        If ``x`` is 0-d.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.sort(xp.asarray([3.0, xp.nan, 1.0, 2.0]))
+    Array([ 1.,  2.,  3., nan], dtype=float64)
+    >>> xp.sort(xp.asarray([[3, 1], [2, 4]]), axis=0, descending=True)
+    Array([[3, 4],
+           [2, 1]], dtype=int64)
     """
     cdef Array a = _arr(x, "sort")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
@@ -49,7 +72,44 @@ def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
-    """The indices that sort ``x`` along ``axis`` (int64); parameters as ``sort``."""
+    """The indices that sort ``x`` along ``axis``.
+
+    The order is that of :func:`sort` (NaNs last, complex lexicographically); with ``stable``,
+    equal elements keep their original order.
+
+    Parameters
+    ----------
+    x : Array
+        The array to sort (not 0-d).
+    axis : int, optional
+        The axis to sort along; default -1, the last.
+    descending : bool, optional
+        Largest first (default False); with ``stable``, equal elements still keep their order.
+    stable : bool, optional
+        Keep equal elements in their original order (default True); False allows an unstable
+        sort.
+
+    Returns
+    -------
+    Array
+        ``int64`` indices of ``x``'s shape; ``take_along_axis(x, argsort(x), axis=-1)`` is
+        ``sort(x)``.
+
+    Raises
+    ------
+    IndexError
+        If ``axis`` is out of range.
+    ValueError
+        If ``x`` is 0-d.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.argsort(xp.asarray([30, 10, 20, 10]))
+    Array([1, 3, 2, 0], dtype=int64)
+    >>> xp.argsort(xp.asarray([30, 10, 20, 10]), descending=True)
+    Array([0, 2, 1, 3], dtype=int64)
+    """
     cdef Array a = _arr(x, "argsort")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
     cdef Array work = lanes(a, ax)

@@ -37,23 +37,42 @@ cdef Array _fold(int op, Array a, tuple axes, int acc, bint keepdims):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
-    """The sum of the elements (along ``axis``), pairwise for floating point.
+    """The sum of the elements of ``x``, along ``axis``.
+
+    Floating-point sums are pairwise, and do not depend on the thread count.
 
     Parameters
     ----------
     x : Array
-        A numeric array.
+        A numeric array (bool needs an explicit ``dtype``).
     axis : int or tuple of ints, optional
-        Axes to reduce; None reduces all.
+        The axes to reduce; None (default) reduces all.
     dtype : dtype, optional
-        The accumulator and result dtype; default: int64 for signed, uint64 for unsigned
-        integers, the input's dtype for floating point.
-    keepdims : bool
-        Keep the reduced axes as unit axes.
+        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
+        unsigned integers, ``x``'s dtype for floating point.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
 
     Returns
     -------
     Array
+        The sums; 0-d when every axis is reduced. An empty sum is 0.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is bool and no ``dtype`` is given.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]], dtype=xp.int8)
+    >>> xp.sum(x)
+    Array(10, dtype=int64)
+    >>> xp.sum(x, axis=0, keepdims=True)
+    Array([[4, 6]], dtype=int64)
+    >>> xp.sum(xp.asarray([0.5, 0.25]))
+    Array(0.75, dtype=float64)
     """
     cdef Array a = as_array(x, "sum")
     return _fold(FOLD_SUM, a, reduction_axes(axis, a._layout.ndim),
@@ -61,7 +80,38 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
-    """The product of the elements (along ``axis``); parameters as ``sum``."""
+    """The product of the elements of ``x``, along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array (bool needs an explicit ``dtype``).
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    dtype : dtype, optional
+        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
+        unsigned integers, ``x``'s dtype for floating point.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one.
+
+    Returns
+    -------
+    Array
+        The products; an empty product is 1.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is bool and no ``dtype`` is given.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.prod(xp.asarray([1, 2, 3, 4]))
+    Array(24, dtype=int64)
+    >>> xp.prod(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=1)
+    Array([ 2., 12.], dtype=float64)
+    """
     cdef Array a = as_array(x, "prod")
     return _fold(FOLD_PROD, a, reduction_axes(axis, a._layout.ndim),
                  _sum_code(a._code, dtype, "prod"), keepdims)
@@ -79,12 +129,76 @@ cdef Array _extreme(int op, object x, object axis, bint keepdims, str name):
 
 
 def max(x, /, *, axis=None, keepdims=False) -> Array:
-    """The largest element (along ``axis``); NaN if any is NaN; ValueError when empty."""
+    """The largest element of ``x``, along ``axis``.
+
+    A NaN anywhere in a reduced run makes its result NaN.
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+
+    Returns
+    -------
+    Array
+        An array of ``x``'s dtype.
+
+    Raises
+    ------
+    ValueError
+        If a reduced axis is empty (the maximum of nothing has no value).
+    TypeError
+        If ``x`` is complex.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1.0, 5.0], [7.0, 2.0]])
+    >>> xp.max(x)
+    Array(7., dtype=float64)
+    >>> xp.max(x, axis=0)
+    Array([7., 5.], dtype=float64)
+    """
     return _extreme(FOLD_MAX, x, axis, keepdims, "max")
 
 
 def min(x, /, *, axis=None, keepdims=False) -> Array:
-    """The smallest element (along ``axis``); NaN if any is NaN; ValueError when empty."""
+    """The smallest element of ``x``, along ``axis``.
+
+    A NaN anywhere in a reduced run makes its result NaN.
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+
+    Returns
+    -------
+    Array
+        An array of ``x``'s dtype.
+
+    Raises
+    ------
+    ValueError
+        If a reduced axis is empty.
+    TypeError
+        If ``x`` is complex.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1.0, 5.0], [7.0, xp.nan]])
+    >>> xp.min(x, axis=1)
+    Array([ 1., nan], dtype=float64)
+    """
     return _extreme(FOLD_MIN, x, axis, keepdims, "min")
 
 
@@ -96,7 +210,36 @@ cdef object _count(Array a, tuple axes):
 
 
 def mean(x, /, *, axis=None, keepdims=False) -> Array:
-    """The arithmetic mean (along ``axis``) of a floating-point array; NaN when empty."""
+    """The arithmetic mean of the elements of ``x``, along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point (real or complex) array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+
+    Returns
+    -------
+    Array
+        An array of ``x``'s dtype; NaN where a reduced axis is empty.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point (convert integers with ``astype`` first).
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[1.0, 2.0], [3.0, 6.0]])
+    >>> xp.mean(x)
+    Array(3., dtype=float64)
+    >>> xp.mean(x, axis=1)
+    Array([1.5, 4.5], dtype=float64)
+    """
     cdef Array a = as_array(x, "mean")
     if a._code < 9:
         raise TypeError(f"mean takes a floating-point array, not {a.dtype}")
@@ -106,20 +249,41 @@ def mean(x, /, *, axis=None, keepdims=False) -> Array:
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
-    """The variance (along ``axis``) of a real floating-point array.
+    """The variance of the elements of ``x``, along ``axis``.
+
+    Computed in two passes (the mean, then a fused sum of squared deviations) without a
+    full-size temporary.
 
     Parameters
     ----------
     x : Array
+        A real floating-point array.
     axis : int or tuple of ints, optional
-    correction : int or float
-        Degrees of freedom removed from the divisor (0: population, 1: sample).
-    keepdims : bool
+        The axes to reduce; None (default) reduces all.
+    correction : int or float, optional
+        Subtracted from the number of elements in the divisor: 0 (default) gives the population
+        variance, 1 the sample variance.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one.
 
     Returns
     -------
     Array
-        NaN where the divisor is not positive.
+        An array of ``x``'s dtype; NaN where the divisor is not positive.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not of a real floating dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    >>> xp.var(x)
+    Array(1.25, dtype=float64)
+    >>> xp.var(x, correction=1)
+    Array(1.66666667, dtype=float64)
     """
     cdef Array a = as_array(x, "var")
     if a._code not in (9, 10):
@@ -138,7 +302,36 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
-    """The standard deviation (along ``axis``); parameters as ``var``."""
+    """The standard deviation of the elements of ``x``, along ``axis``: the square root of ``var``.
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    correction : int or float, optional
+        Subtracted from the number of elements in the divisor: 0 (default) for the population,
+        1 for the sample standard deviation.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one.
+
+    Returns
+    -------
+    Array
+        An array of ``x``'s dtype; NaN where the divisor is not positive.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not of a real floating dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.std(xp.asarray([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]))
+    Array(2., dtype=float64)
+    """
     return sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
 
 
@@ -160,26 +353,73 @@ cdef Array _scan(int op, object x, object axis, object dtype, bint include_initi
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
-    """The running sum along ``axis``.
+    """The running sum of the elements of ``x`` along ``axis``.
 
     Parameters
     ----------
     x : Array
         A numeric array.
     axis : int, optional
-        Required when ``x`` has more than one dimension.
+        The axis to accumulate along; required when ``x`` has more than one dimension.
     dtype : dtype, optional
-        Accumulator and result dtype (defaults as ``sum``).
-    include_initial : bool
-        Start with a zero, making the axis one longer.
+        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
+        unsigned integers, ``x``'s dtype for floating point.
+    include_initial : bool, optional
+        Start with a zero, making the axis one longer (default False).
 
     Returns
     -------
     Array
+        ``x``'s shape (one longer along ``axis`` with ``include_initial``).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has more than one dimension and no ``axis`` is given.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.cumulative_sum(xp.asarray([1, 2, 3, 4]))
+    Array([ 1,  3,  6, 10], dtype=int64)
+    >>> xp.cumulative_sum(xp.asarray([[1, 2], [3, 4]]), axis=1, include_initial=True)
+    Array([[0, 1, 3],
+           [0, 3, 7]], dtype=int64)
     """
     return _scan(ADD, x, axis, dtype, include_initial, 0, "cumulative_sum")
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
-    """The running product along ``axis`` (starting with a one when ``include_initial``)."""
+    """The running product of the elements of ``x`` along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    axis : int, optional
+        The axis to accumulate along; required when ``x`` has more than one dimension.
+    dtype : dtype, optional
+        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
+        unsigned integers, ``x``'s dtype for floating point.
+    include_initial : bool, optional
+        Start with a one, making the axis one longer (default False).
+
+    Returns
+    -------
+    Array
+        ``x``'s shape (one longer along ``axis`` with ``include_initial``).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has more than one dimension and no ``axis`` is given.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.cumulative_prod(xp.asarray([1, 2, 3, 4]))
+    Array([ 1,  2,  6, 24], dtype=int64)
+    >>> xp.cumulative_prod(xp.asarray([2.0, 3.0]), include_initial=True)
+    Array([1., 2., 6.], dtype=float64)
+    """
     return _scan(MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")

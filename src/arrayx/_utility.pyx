@@ -28,46 +28,102 @@ cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, str nam
 
 
 def all(x, /, *, axis=None, keepdims=False) -> Array:
-    """Whether every element (along ``axis``) is true (non-zero).
+    """Whether every element of ``x`` is true (non-zero), along ``axis``.
+
+    NaN counts as true, as it is non-zero.
 
     Parameters
     ----------
     x : Array
+        An array of any dtype.
     axis : int or tuple of ints, optional
-        Axes to reduce; None reduces all.
-    keepdims : bool
-        Keep the reduced axes as unit axes.
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
 
     Returns
     -------
     Array
-        A bool array.
+        A bool array; an empty reduction is True.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[True, False], [True, True]])
+    >>> xp.all(x)
+    Array(False, dtype=bool)
+    >>> xp.all(x, axis=1)
+    Array([False,  True], dtype=bool)
     """
     return _logical_reduce(FOLD_MIN, x, axis, keepdims, "all")
 
 
 def any(x, /, *, axis=None, keepdims=False) -> Array:
-    """Whether any element (along ``axis``) is true (non-zero); parameters as ``all``."""
-    return _logical_reduce(FOLD_MAX, x, axis, keepdims, "any")
-
-
-def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
-    """The ``n``-th forward difference along ``axis``.
+    """Whether any element of ``x`` is true (non-zero), along ``axis``.
 
     Parameters
     ----------
     x : Array
-        A numeric (or bool: "differs") array of at least one dimension.
-    axis : int
-    n : int
-        How many times to difference (non-negative).
-    prepend, append : Array, optional
-        Values joined to ``x`` along ``axis`` before differencing (same shape off ``axis``).
+        An array of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (default) reduces all.
+    keepdims : bool, optional
+        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
 
     Returns
     -------
     Array
-        ``x``'s shape with ``n`` fewer elements along ``axis``.
+        A bool array; an empty reduction is False.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[0, 0], [0, 3]])
+    >>> xp.any(x)
+    Array(True, dtype=bool)
+    >>> xp.any(x, axis=1)
+    Array([False,  True], dtype=bool)
+    """
+    return _logical_reduce(FOLD_MAX, x, axis, keepdims, "any")
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
+    """The ``n``-th forward difference of ``x`` along ``axis``.
+
+    One difference is ``x[i + 1] - x[i]``; ``n`` of them are taken in turn.
+
+    Parameters
+    ----------
+    x : Array
+        An array of at least one dimension; numeric, or bool (where the difference is "differs").
+    axis : int, optional
+        The axis to difference along; default -1, the last.
+    n : int, optional
+        How many times to difference; non-negative, default 1.
+    prepend, append : Array, optional
+        Values joined to ``x`` along ``axis`` before differencing (of ``x``'s shape off
+        ``axis``).
+
+    Returns
+    -------
+    Array
+        ``x``'s shape with ``n`` fewer elements along ``axis`` (counting the joined ones).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is 0-d or ``n`` is negative.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([1, 4, 9, 16])
+    >>> xp.diff(x)
+    Array([3, 5, 7], dtype=int64)
+    >>> xp.diff(x, n=2)
+    Array([2, 2], dtype=int64)
+    >>> xp.diff(x, prepend=xp.asarray([0]))
+    Array([1, 3, 5, 7], dtype=int64)
     """
     cdef Array a = as_array(x, "diff")
     if a._layout.ndim == 0:

@@ -1,6 +1,16 @@
 """The standard's ``fft`` extension: all 14 functions of 2025.12.
 
 Transforms run in pocketfft on zero-copy views; the helpers run in arrayx's own kernels.
+Single precision stays single precision.
+
+Examples
+--------
+>>> import arrayx as xp
+>>> x = xp.asarray([0.0, 1.0, 0.0, -1.0])
+>>> xp.fft.fft(x)
+Array([0.+0.j, 0.-2.j, 0.+0.j, 0.+2.j], dtype=complex128)
+>>> xp.real(xp.fft.ifft(xp.fft.fft(x)))
+Array([ 0.,  1.,  0., -1.], dtype=float64)
 """
 
 from arrayx.fft._helpers import fftfreq, fftshift, ifftshift, rfftfreq

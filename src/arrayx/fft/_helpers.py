@@ -29,22 +29,40 @@ def _freq_args(n: int, d: float, dtype: object, name: str) -> tuple[int, float, 
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: object = None, device: object = None) -> Array:
-    """The sample frequencies of an ``n``-point ``fft``: ``[0, 1, ..., -1] / (n * d)``.
+    """The sample frequencies of an ``n``-point ``fft``, in cycles per unit of ``d``.
+
+    For even ``n``: ``[0, 1, ..., n//2 - 1, -n//2, ..., -1] / (n * d)``.
 
     Parameters
     ----------
     n : int
-        Window length (at least 1).
-    d : float
-        Sample spacing.
-    dtype : real floating dtype, optional
-        Default float64.
-    device : device, optional
+        The window length; at least 1.
+    d : float, optional
+        The sample spacing (default 1.0); not zero.
+    dtype : dtype, optional
+        A real floating dtype; default ``float64``.
+    device : Device or str, optional
+        Where the result lives; default the default device.
 
     Returns
     -------
     Array
         Shape ``(n,)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is less than 1 or ``d`` is zero.
+    TypeError
+        If ``n`` is not an int or ``dtype`` is not real floating.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.fftfreq(4)
+    Array([ 0.  ,  0.25, -0.5 , -0.25], dtype=float64)
+    >>> xp.fft.fftfreq(5, d=0.5)
+    Array([ 0. ,  0.4,  0.8, -0.8, -0.4], dtype=float64)
     """
     n, d, dtype = _freq_args(n, d, dtype, "fftfreq")
     k = empty((n,), dtype=int64, device=device)
@@ -55,8 +73,39 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: object = None, device: object =
 
 
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: object = None, device: object = None) -> Array:
-    """The non-negative sample frequencies of an ``n``-point ``rfft``: ``[0, 1, ..., n // 2]
-    / (n * d)``, shape ``(n // 2 + 1,)`` (arguments as ``fftfreq``)."""
+    """The non-negative sample frequencies of an ``n``-point ``rfft``.
+
+    ``[0, 1, ..., n // 2] / (n * d)``.
+
+    Parameters
+    ----------
+    n : int
+        The window length; at least 1.
+    d : float, optional
+        The sample spacing (default 1.0); not zero.
+    dtype : dtype, optional
+        A real floating dtype; default ``float64``.
+    device : Device or str, optional
+        Where the result lives; default the default device.
+
+    Returns
+    -------
+    Array
+        Shape ``(n // 2 + 1,)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is less than 1 or ``d`` is zero.
+    TypeError
+        If ``n`` is not an int or ``dtype`` is not real floating.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.rfftfreq(4)
+    Array([0.  , 0.25, 0.5 ], dtype=float64)
+    """
     n, d, dtype = _freq_args(n, d, dtype, "rfftfreq")
     k = arange(0, n // 2 + 1, dtype=float64, device=device)
     return astype(k * (1.0 / (n * d)), dtype, copy=False)
@@ -91,16 +140,50 @@ def _roll_halves(x: object, axes: int | Sequence[int] | None, inverse: bool,
 
 
 def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
-    """``x`` with the zero frequency moved to the centre of each of ``axes`` (default all).
+    """``x`` with the zero-frequency term moved to the centre of each of ``axes``.
+
+    Parameters
+    ----------
+    x : Array
+        The array to shift.
+    axes : int or sequence of ints, optional
+        The axes to shift; default every axis.
 
     Returns
     -------
     Array
         A new array of ``x``'s shape and dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.fftshift(xp.fft.fftfreq(5))
+    Array([-0.4, -0.2,  0. ,  0.2,  0.4], dtype=float64)
     """
     return _roll_halves(x, axes, False, "fftshift")
 
 
 def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
-    """The inverse of ``fftshift`` (they differ for odd lengths)."""
+    """The inverse of ``fftshift``: the zero-frequency term moved back to the start.
+
+    The two differ for odd lengths.
+
+    Parameters
+    ----------
+    x : Array
+        The array to shift.
+    axes : int or sequence of ints, optional
+        The axes to shift; default every axis.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s shape and dtype.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.ifftshift(xp.fft.fftshift(xp.fft.fftfreq(5)))
+    Array([ 0. ,  0.2,  0.4, -0.4, -0.2], dtype=float64)
+    """
     return _roll_halves(x, axes, True, "ifftshift")

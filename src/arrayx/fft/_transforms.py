@@ -90,86 +90,374 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backw
     Parameters
     ----------
     x : Array
-        Complex (real floating input is converted to complex of the same precision).
+        A floating-point array; real input is converted to complex of the same precision.
     n : int, optional
-        Transform length: ``x`` is cropped or zero-padded along ``axis``.
-    axis : int
-    norm : {'backward', 'ortho', 'forward'}
-        Scale the forward transform by 1, ``1/sqrt(n)`` or ``1/n``.
+        The transform length: ``x`` is cropped or zero-padded along ``axis`` to it; default
+        ``x.shape[axis]``.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
 
     Returns
     -------
     Array
-        ``x``'s complex dtype; ``axis`` has length ``n``.
+        ``x``'s complex dtype (``complex64`` for ``float32`` input); ``axis`` of length ``n``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.fft(xp.asarray([1.0, 0.0, 0.0, 0.0]))
+    Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
+    >>> xp.fft.fft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
+    Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
     return _one(np.fft.fft, "fft", False, x, n, axis, norm)
 
 
 def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    """The one-dimensional inverse discrete Fourier transform (arguments as ``fft``)."""
+    """The one-dimensional inverse discrete Fourier transform along ``axis``.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point array; real input is converted to complex of the same precision.
+    n : int, optional
+        The transform length: ``x`` is cropped or zero-padded along ``axis`` to it; default
+        ``x.shape[axis]``.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        ``x``'s complex dtype; ``axis`` of length ``n``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.ifft(xp.asarray([4.0, 0.0, 0.0, 0.0]))
+    Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
+    """
     return _one(np.fft.ifft, "ifft", False, x, n, axis, norm)
 
 
 def fftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
          norm: str = "backward") -> Array:
-    """The n-dimensional discrete Fourier transform.
+    """The n-dimensional discrete Fourier transform over ``axes``.
 
     Parameters
     ----------
     x : Array
-        Complex (real floating input is converted to complex of the same precision).
+        A floating-point array; real input is converted to complex of the same precision.
     s : sequence of ints, optional
-        Transform length along each of ``axes`` (crop or zero-pad).
+        The transform length along each of ``axes`` (crop or zero-pad).
     axes : sequence of ints, optional
-        Default: every axis, or the last ``len(s)`` axes when ``s`` is given.
-    norm : {'backward', 'ortho', 'forward'}
+        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
 
     Returns
     -------
     Array
+        ``x``'s complex dtype; each transformed axis of its length in ``s``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.fftn(xp.ones((2, 2)))
+    Array([[4.+0.j, 0.+0.j],
+           [0.+0.j, 0.+0.j]], dtype=complex128)
     """
     return _many(np.fft.fftn, "fftn", False, x, s, axes, norm)
 
 
 def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
           norm: str = "backward") -> Array:
-    """The n-dimensional inverse discrete Fourier transform (arguments as ``fftn``)."""
+    """The n-dimensional inverse discrete Fourier transform over ``axes``.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point array; real input is converted to complex of the same precision.
+    s : sequence of ints, optional
+        The transform length along each of ``axes`` (crop or zero-pad).
+    axes : sequence of ints, optional
+        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        ``x``'s complex dtype; each transformed axis of its length in ``s``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.ifftn(xp.asarray([[4.0, 0.0], [0.0, 0.0]]))
+    Array([[1.+0.j, 1.+0.j],
+           [1.+0.j, 1.+0.j]], dtype=complex128)
+    """
     return _many(np.fft.ifftn, "ifftn", False, x, s, axes, norm)
 
 
 def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    """The one-dimensional transform of real input: the ``n // 2 + 1`` non-negative
-    frequencies along ``axis``, complex of ``x``'s precision."""
+    """The one-dimensional discrete Fourier transform of real input: the non-negative frequencies.
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    n : int, optional
+        The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a real floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.rfft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
+    Array([4.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
+    """
     return _one(np.fft.rfft, "rfft", True, x, n, axis, norm)
 
 
 def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
           norm: str = "backward") -> Array:
-    """The inverse of ``rfft``: a real array of length ``n`` (default ``2 * (m - 1)``)
-    along ``axis``."""
+    """The inverse of ``rfft``: a real signal from its non-negative frequencies.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point array of the non-negative frequency terms.
+    n : int, optional
+        The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
+        points.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Real of ``x``'s precision; ``axis`` of length ``n``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.irfft(xp.asarray([4.0 + 0j, 0j, 0j]))
+    Array([1., 1., 1., 1.], dtype=float64)
+    """
     return _one(np.fft.irfft, "irfft", False, x, n, axis, norm)
 
 
 def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
           norm: str = "backward") -> Array:
-    """The n-dimensional transform of real input (the last axis halved as in ``rfft``)."""
+    """The n-dimensional discrete Fourier transform of real input.
+
+    The last transformed axis is halved as in ``rfft``.
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    s : sequence of ints, optional
+        The number of input points used along each of ``axes`` (crop or zero-pad).
+    axes : sequence of ints, optional
+        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Complex of ``x``'s precision; the last transformed axis of length ``s[-1] // 2 + 1``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a real floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.rfftn(xp.ones((2, 4)))
+    Array([[8.+0.j, 0.+0.j, 0.+0.j],
+           [0.+0.j, 0.+0.j, 0.+0.j]], dtype=complex128)
+    """
     return _many(np.fft.rfftn, "rfftn", True, x, s, axes, norm)
 
 
 def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
            norm: str = "backward") -> Array:
-    """The inverse of ``rfftn``: real output, the last axis of length ``s[-1]`` (default
-    ``2 * (m - 1)``)."""
+    """The inverse of ``rfftn``: real output, the last transformed axis of length ``s[-1]``.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point array of the transform's terms.
+    s : sequence of ints, optional
+        The output length along each of ``axes``; the last defaults to ``2 * (m - 1)``.
+    axes : sequence of ints, optional
+        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Real of ``x``'s precision.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.irfftn(xp.asarray([[8.0 + 0j, 0j, 0j], [0j, 0j, 0j]]))
+    Array([[1., 1., 1., 1.],
+           [1., 1., 1., 1.]], dtype=float64)
+    """
     return _many(np.fft.irfftn, "irfftn", False, x, s, axes, norm)
 
 
 def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    """The transform of a Hermitian-symmetric signal given by its first half: real output
-    of length ``n`` (default ``2 * (m - 1)``) along ``axis``."""
+    """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum.
+
+    Parameters
+    ----------
+    x : Array
+        A floating-point array: the first half of a signal with Hermitian symmetry.
+    n : int, optional
+        The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
+        points.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Real of ``x``'s precision; ``axis`` of length ``n``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.fft.hfft(xp.asarray([1.0 + 0j, 0j, 0j]))
+    Array([1., 1., 1., 1.], dtype=float64)
+    """
     return _one(np.fft.hfft, "hfft", False, x, n, axis, norm)
 
 
 def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
           norm: str = "backward") -> Array:
-    """The inverse of ``hfft`` for real input: ``n // 2 + 1`` complex values along ``axis``."""
+    """The inverse of ``hfft`` for real input: the first half of a Hermitian-symmetric signal.
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    n : int, optional
+        The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
+    axis : int, optional
+        The axis to transform; default -1, the last.
+    norm : {"backward", "ortho", "forward"}, optional
+        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+
+    Returns
+    -------
+    Array
+        Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array of a real floating dtype.
+    ValueError
+        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.fft.ihfft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
+    >>> r.dtype, xp.real(r)
+    (dtype('complex128'), Array([1., 0., 0.], dtype=float64))
+    """
     return _one(np.fft.ihfft, "ihfft", True, x, n, axis, norm)

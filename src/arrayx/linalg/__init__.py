@@ -1,7 +1,17 @@
 """The standard's ``linalg`` extension: every function of 2025.12, over stacks of matrices.
 
 Products run in arrayx (BLAS gemm for floating point, a blocked kernel for integers);
-factorisations run in LAPACK on zero-copy views.
+factorisations run in LAPACK on zero-copy views. Every function takes stacks of matrices in
+the last two axes; the batch axes broadcast where the standard says they do.
+
+Examples
+--------
+>>> import arrayx as xp
+>>> a = xp.asarray([[2.0, 1.0], [1.0, 3.0]])
+>>> xp.linalg.solve(a, xp.asarray([3.0, 5.0]))
+Array([0.8, 1.4], dtype=float64)
+>>> xp.linalg.matrix_norm(xp.stack([a, 2 * a])).shape
+(2,)
 """
 
 from arrayx._manipulation import matrix_transpose

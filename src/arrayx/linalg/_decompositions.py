@@ -22,28 +22,68 @@ __all__ = [
 
 
 class EighResult(NamedTuple):
-    """The result of ``eigh``: real eigenvalues (ascending) and orthonormal eigenvectors."""
+    """The result of ``eigh``: real eigenvalues (ascending) and orthonormal eigenvectors.
+
+    A named tuple ``(eigenvalues, eigenvectors)``; the eigenvectors are the columns.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.linalg.eigh(xp.eye(2))
+    >>> r.eigenvalues
+    Array([1., 1.], dtype=float64)
+    """
 
     eigenvalues: Array
     eigenvectors: Array
 
 
 class EigResult(NamedTuple):
-    """The result of ``eig``: complex eigenvalues and eigenvectors (columns)."""
+    """The result of ``eig``: complex eigenvalues and eigenvectors.
+
+    A named tuple ``(eigenvalues, eigenvectors)``; the eigenvectors are the columns.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.linalg.eig(xp.eye(2))
+    >>> r.eigenvalues
+    Array([1.+0.j, 1.+0.j], dtype=complex128)
+    """
 
     eigenvalues: Array
     eigenvectors: Array
 
 
 class QRResult(NamedTuple):
-    """The result of ``qr``: ``Q`` with orthonormal columns and upper-triangular ``R``."""
+    """The result of ``qr``: ``Q`` with orthonormal columns and upper-triangular ``R``.
+
+    A named tuple ``(Q, R)`` with ``x = Q @ R``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.linalg.qr(xp.eye(2))
+    >>> r.Q.shape, r.R.shape
+    ((2, 2), (2, 2))
+    """
 
     Q: Array
     R: Array
 
 
 class SVDResult(NamedTuple):
-    """The result of ``svd``: ``x = U @ diag(S) @ Vh``, ``S`` descending."""
+    """The result of ``svd``: ``x = U @ diag(S) @ Vh``, ``S`` descending.
+
+    A named tuple ``(U, S, Vh)``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.linalg.svd(xp.eye(2))
+    >>> r.S
+    Array([1., 1.], dtype=float64)
+    """
 
     U: Array
     S: Array
@@ -67,8 +107,22 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``x`` is not floating point.
     numpy.linalg.LinAlgError
         If a matrix is not positive definite.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[4.0, 2.0], [2.0, 5.0]])
+    >>> L = xp.linalg.cholesky(x)
+    >>> L
+    Array([[2., 0.],
+           [1., 2.]], dtype=float64)
+    >>> xp.linalg.cholesky(x, upper=True)
+    Array([[2., 1.],
+           [0., 2.]], dtype=float64)
     """
     a = square_stack(x, "cholesky")
     return adopt(np.linalg.cholesky(lapack_view(a), upper=bool(upper)))
@@ -88,6 +142,22 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     Returns
     -------
     QRResult
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``x`` has fewer than two dimensions or ``mode`` is unknown.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> q, r = xp.linalg.qr(xp.asarray([[3.0, 1.0], [4.0, 2.0]]))
+    >>> q.shape, r.shape
+    ((2, 2), (2, 2))
+    >>> bool(xp.all(xp.abs(q @ r - xp.asarray([[3.0, 1.0], [4.0, 2.0]])) < 1e-12))
+    True
     """
     a = floating_stack(x, "qr")
     if mode not in ("reduced", "complete"):
@@ -111,6 +181,20 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     -------
     SVDResult
         ``S`` has shape ``(..., K)`` and the real dtype of ``x``'s precision.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    numpy.linalg.LinAlgError
+        If the decomposition does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> u, s, vh = xp.linalg.svd(xp.asarray([[3.0, 0.0], [0.0, -4.0]]))
+    >>> s
+    Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svd")
     u, s, vh = np.linalg.svd(lapack_view(a), full_matrices=bool(full_matrices))
@@ -118,7 +202,31 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def svdvals(x: Array, /) -> Array:
-    """The singular values of each matrix of ``x``, descending (shape ``(..., min(M, N))``)."""
+    """The singular values of each matrix of ``x``, descending.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, N)``, floating point.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., min(M, N))``, of the real floating dtype of ``x``'s precision.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    numpy.linalg.LinAlgError
+        If the decomposition does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.svdvals(xp.asarray([[3.0, 0.0], [0.0, -4.0]]))
+    Array([4., 3.], dtype=float64)
+    """
     a = floating_stack(x, "svdvals")
     return adopt(np.linalg.svd(lapack_view(a), compute_uv=False))
 
@@ -138,6 +246,25 @@ def eigh(x: Array, /) -> EighResult:
     EighResult
         ``eigenvalues`` ``(..., M)`` of the real dtype of ``x``'s precision, ``eigenvectors``
         ``(..., M, M)`` of ``x``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> w, v = xp.linalg.eigh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w
+    Array([1., 3.], dtype=float64)
+    >>> xp.abs(v) * 2 ** 0.5
+    Array([[1., 1.],
+           [1., 1.]], dtype=float64)
     """
     a = square_stack(x, "eigh")
     w, v = np.linalg.eigh(lapack_view(a))
@@ -145,7 +272,33 @@ def eigh(x: Array, /) -> EighResult:
 
 
 def eigvalsh(x: Array, /) -> Array:
-    """The eigenvalues (ascending, real) of symmetric/Hermitian matrices, shape ``(..., M)``."""
+    """The eigenvalues of symmetric or Hermitian matrices, ascending.
+
+    Only the lower triangle of each matrix is read.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., M)``, of the real floating dtype of ``x``'s precision.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.eigvalsh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    Array([1., 3.], dtype=float64)
+    """
     a = square_stack(x, "eigvalsh")
     return adopt(np.linalg.eigvalsh(lapack_view(a)))
 
@@ -170,6 +323,25 @@ def eig(x: Array, /) -> EigResult:
     EigResult
         ``eigenvalues`` ``(..., M)`` and ``eigenvectors`` ``(..., M, M)``, both complex64 for
         float32/complex64 input and complex128 otherwise.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> w, v = xp.linalg.eig(xp.asarray([[2.0, 0.0], [0.0, 3.0]]))
+    >>> w
+    Array([2.+0.j, 3.+0.j], dtype=complex128)
+    >>> v
+    Array([[1.+0.j, 0.+0.j],
+           [0.+0.j, 1.+0.j]], dtype=complex128)
     """
     a = square_stack(x, "eig")
     w, v = np.linalg.eig(lapack_view(a))
@@ -177,6 +349,31 @@ def eig(x: Array, /) -> EigResult:
 
 
 def eigvals(x: Array, /) -> Array:
-    """The eigenvalues of general square matrices, complex, shape ``(..., M)``."""
+    """The eigenvalues of general square matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., M)``; complex (``complex64`` for ``float32``/``complex64`` input,
+        ``complex128`` otherwise), even when every eigenvalue is real.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    numpy.linalg.LinAlgError
+        If the eigenvalue computation does not converge.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
+    Array([0.+1.j, 0.-1.j], dtype=complex128)
+    """
     a = square_stack(x, "eigvals")
     return _complex(adopt(np.linalg.eigvals(lapack_view(a))), a)

@@ -27,6 +27,20 @@ def diagonal(x, /, *, offset=0) -> Array:
     Array
         Shape ``(..., D)`` (``D`` 0 when ``offset`` lies outside the matrices); writes through
         the view reach ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.reshape(xp.arange(9), (3, 3))
+    >>> xp.linalg.diagonal(x)
+    Array([0, 4, 8], dtype=int64)
+    >>> xp.linalg.diagonal(x, offset=1)
+    Array([1, 5], dtype=int64)
     """
     if not isinstance(x, Array):
         raise TypeError(f"diagonal expects an arrayx array, got {type(x).__name__}")
@@ -85,6 +99,19 @@ def trace(x, /, *, offset=0, dtype=None) -> Array:
     -------
     Array
         Shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.trace(xp.asarray([[1, 2], [3, 4]]))
+    Array(5, dtype=int64)
+    >>> xp.linalg.trace(xp.ones((2, 3, 3)), offset=1)
+    Array([2., 2.], dtype=float64)
     """
     d = diagonal(x, offset=offset)
     if d.dtype == _dtypes.bool:

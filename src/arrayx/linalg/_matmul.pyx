@@ -333,6 +333,18 @@ def matmul(x1, x2, /) -> Array:
     ValueError
         For 0-d operands, mismatched inner dimensions or batch dimensions that do not
         broadcast.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> a = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.matmul(a, a)
+    Array([[ 7, 10],
+           [15, 22]], dtype=int64)
+    >>> xp.matmul(a, xp.asarray([1, 0]))
+    Array([1, 3], dtype=int64)
+    >>> xp.matmul(xp.ones((5, 2, 3)), xp.ones((3, 4))).shape
+    (5, 2, 4)
     """
     if not isinstance(x1, Array) or not isinstance(x2, Array):
         raise TypeError(f"matmul expects two arrayx arrays, got {type(x1).__name__} and "

@@ -32,6 +32,17 @@ def vector_norm(
     -------
     Array
         The real floating dtype of ``x``'s precision.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([3.0, -4.0])
+    >>> xp.linalg.vector_norm(x)
+    Array(5., dtype=float64)
+    >>> xp.linalg.vector_norm(x, ord=1)
+    Array(7., dtype=float64)
+    >>> xp.linalg.vector_norm(x, ord=xp.inf)
+    Array(4., dtype=float64)
     """
     a = as_inexact(array_arg(x, "vector_norm"))
     return adopt(np.linalg.vector_norm(lapack_view(a), axis=axis, keepdims=bool(keepdims),
@@ -57,6 +68,22 @@ def matrix_norm(
     -------
     Array
         The real floating dtype of ``x``'s precision, shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``ord`` is not one of the orders above.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> x = xp.asarray([[3.0, 0.0], [0.0, 4.0]])
+    >>> xp.linalg.matrix_norm(x)
+    Array(5., dtype=float64)
+    >>> xp.linalg.matrix_norm(x, ord=2)
+    Array(4., dtype=float64)
     """
     a = floating_stack(x, "matrix_norm")
     return adopt(np.linalg.matrix_norm(lapack_view(a), keepdims=bool(keepdims), ord=ord))

@@ -60,6 +60,22 @@ def tensordot(
     -------
     Array
         The free axes of ``x1`` then those of ``x2``; the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If contracted axes differ in size.
+    TypeError
+        If the dtypes do not promote.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> a = xp.reshape(xp.arange(6.0), (2, 3))
+    >>> xp.tensordot(a, xp.ones((3, 4)), axes=1).shape
+    (2, 4)
+    >>> xp.tensordot(a, a, axes=([0, 1], [0, 1]))
+    Array(55., dtype=float64)
     """
     a, b = array_arg(x1, "tensordot"), array_arg(x2, "tensordot")
     ax1, ax2 = _contracted_axes(axes, a.ndim, b.ndim)
@@ -112,6 +128,21 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     -------
     Array
         The broadcast shape without ``axis``; the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If the sizes along ``axis`` differ or the other axes do not broadcast.
+    TypeError
+        If an operand is not numeric.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.vecdot(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([4.0, 5.0, 6.0]))
+    Array(32., dtype=float64)
+    >>> xp.vecdot(xp.asarray([1j]), xp.asarray([1j]))
+    Array(1.+0.j, dtype=complex128)
     """
     a, b = array_arg(x1, "vecdot"), array_arg(x2, "vecdot")
     axis = _vector_axis(a, b, axis, "vecdot")
@@ -122,7 +153,32 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
-    """The outer product ``x1[i] * x2[j]`` of two 1-D arrays (shape ``(N, M)``)."""
+    """The outer product of two vectors: ``out[i, j] = x1[i] * x2[j]``.
+
+    Parameters
+    ----------
+    x1 : Array
+        A 1-D numeric array of length ``N``.
+    x2 : Array
+        A 1-D numeric array of length ``M``.
+
+    Returns
+    -------
+    Array
+        Shape ``(N, M)``, the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If an operand is not 1-D.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.outer(xp.asarray([1, 2]), xp.asarray([1, 10, 100]))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]], dtype=int64)
+    """
     a, b = array_arg(x1, "outer"), array_arg(x2, "outer")
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"outer needs two 1-D arrays, got shapes {a.shape} and {b.shape}")
@@ -143,6 +199,20 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     -------
     Array
         The broadcast shape; the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not numeric.
+    ValueError
+        If the vectors along ``axis`` do not have 3 elements, or the other axes do not
+        broadcast.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.cross(xp.asarray([1.0, 0.0, 0.0]), xp.asarray([0.0, 1.0, 0.0]))
+    Array([0., 0., 1.], dtype=float64)
     """
     a, b = array_arg(x1, "cross"), array_arg(x2, "cross")
     axis = _vector_axis(a, b, axis, "cross")

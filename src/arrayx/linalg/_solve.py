@@ -27,7 +27,17 @@ __all__ = [
 
 
 class SlogdetResult(NamedTuple):
-    """The result of ``slogdet``: ``det(x) = sign * exp(logabsdet)``."""
+    """The result of ``slogdet``: ``det(x) = sign * exp(logabsdet)``.
+
+    A named tuple ``(sign, logabsdet)``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> r = xp.linalg.slogdet(xp.eye(2))
+    >>> float(r.sign), float(r.logabsdet)
+    (1.0, 0.0)
+    """
 
     sign: Array
     logabsdet: Array
@@ -51,8 +61,19 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
     Raises
     ------
+    TypeError
+        If an operand is not floating point.
+    ValueError
+        If the shapes do not match.
     numpy.linalg.LinAlgError
         If a matrix of ``x1`` is singular.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> a = xp.asarray([[3.0, 1.0], [1.0, 2.0]])
+    >>> xp.linalg.solve(a, xp.asarray([9.0, 8.0]))
+    Array([2., 3.], dtype=float64)
     """
     a = square_stack(x1, "solve")
     b = array_arg(x2, "solve")
@@ -68,13 +89,62 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
 
 def inv(x: Array, /) -> Array:
-    """The inverse of each square matrix of ``x`` (LinAlgError if one is singular)."""
+    """The inverse of each square matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape and dtype.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If a matrix is singular.
+    TypeError
+        If ``x`` is not floating point.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.inv(xp.asarray([[2.0, 0.0], [0.0, 4.0]]))
+    Array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float64)
+    """
     a = square_stack(x, "inv")
     return adopt(np.linalg.inv(lapack_view(a)))
 
 
 def det(x: Array, /) -> Array:
-    """The determinant of each square matrix of ``x`` (shape ``x.shape[:-2]``)."""
+    """The determinant of each square matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
+    Returns
+    -------
+    Array
+        Shape ``x.shape[:-2]``, ``x``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> round(float(xp.linalg.det(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))), 12)
+    -2.0
+    """
     a = square_stack(x, "det")
     return adopt(np.linalg.det(lapack_view(a)))
 
@@ -82,11 +152,30 @@ def det(x: Array, /) -> Array:
 def slogdet(x: Array, /) -> SlogdetResult:
     """The sign and the natural log of the absolute determinant of each square matrix.
 
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, floating point.
+
     Returns
     -------
     SlogdetResult
         ``sign`` of ``x``'s dtype (0 for a singular matrix) and ``logabsdet`` of the real
         dtype of its precision (``-inf`` for a singular matrix).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If the matrices are not square.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> sign, logabsdet = xp.linalg.slogdet(xp.asarray([[-2.0, 0.0], [0.0, 3.0]]))
+    >>> float(sign), round(float(logabsdet), 6)
+    (-1.0, 1.791759)
     """
     a = square_stack(x, "slogdet")
     sign, logabsdet = np.linalg.slogdet(lapack_view(a))
@@ -107,6 +196,23 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     rtol : float or Array, optional
         Singular values below ``rtol`` times the largest are taken as zero; an array
         broadcasts against the stack shape. Default: ``max(M, N) * eps``.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., N, M)``, ``x``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.pinv(xp.asarray([[2.0, 0.0], [0.0, 0.0]]))
+    Array([[0.5, 0. ],
+           [0. , 0. ]], dtype=float64)
     """
     a = floating_stack(x, "pinv")
     if rtol is None:
@@ -128,6 +234,19 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     -------
     Array
         int64, shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not floating point.
+    ValueError
+        If ``x`` has fewer than two dimensions.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.matrix_rank(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    Array(1, dtype=int64)
     """
     a = floating_stack(x, "matrix_rank")
     return adopt(np.linalg.matrix_rank(lapack_view(a), rtol=_rtol_arg(rtol)))
@@ -136,8 +255,37 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 def matrix_power(x: Array, n: int, /) -> Array:
     """Each square matrix of ``x`` raised to the integer power ``n``.
 
-    ``n = 0`` gives identity matrices, ``n < 0`` powers of the inverse (floating point only).
+    ``n = 0`` gives identity matrices and ``n < 0`` powers of the inverse (floating point only).
     Products are computed by repeated squaring with ``matmul``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., M, M)``, numeric.
+    n : int
+        The power.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape and dtype.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If ``n < 0`` and a matrix is singular.
+    TypeError
+        If ``n`` is not an int, or ``n < 0`` for an integer ``x``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.linalg.matrix_power(xp.asarray([[1, 1], [0, 1]]), 3)
+    Array([[1, 3],
+           [0, 1]], dtype=int64)
+    >>> xp.linalg.matrix_power(xp.asarray([[2.0, 0.0], [0.0, 4.0]]), -1)
+    Array([[0.5 , 0.  ],
+           [0.  , 0.25]], dtype=float64)
     """
     a = array_arg(x, "matrix_power")
     if isinstance(n, bool):

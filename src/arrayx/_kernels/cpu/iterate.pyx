@@ -47,12 +47,58 @@ def _default_threads() -> int:
 
 
 def get_num_threads() -> int:
-    """Return the number of threads the CPU kernels use above the size threshold."""
+    """The number of threads the CPU kernels use for operations on large arrays.
+
+    Operations of at least 2^19 elements (sizes vary by kernel) run on this many OpenMP
+    threads; smaller ones run on the calling thread. The default is ``ARRAYX_NUM_THREADS``, or
+    OpenMP's default when it is unset (``OMP_NUM_THREADS``, else every core); 1 when arrayx
+    was built without OpenMP.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.get_num_threads() >= 1
+    True
+    """
     return num_threads
 
 
 def set_num_threads(n) -> None:
-    """Set the number of threads the CPU kernels use (1 to 1024)."""
+    """Set the number of threads the CPU kernels use for operations on large arrays.
+
+    Reductions give the same result on any thread count: parallel folds cut their input into
+    fixed ranges and combine the partial results in order.
+
+    Parameters
+    ----------
+    n : int
+        From 1 to 1024 (OpenMP aborts the process when it cannot create the threads asked
+        for).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an int.
+    ValueError
+        If ``n`` is not from 1 to 1024.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> before = xp.get_num_threads()
+    >>> xp.set_num_threads(1)
+    >>> xp.get_num_threads()
+    1
+    >>> xp.set_num_threads(before)
+    """
     global num_threads
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"the thread count must be an int, got {n!r}")
