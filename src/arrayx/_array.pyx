@@ -4,6 +4,7 @@ Views (indexing with ints, slices, ``...`` and ``None``; ``T``; ``mT``) share th
 copy nothing. Writing through a view writes the base. Operators and the elementwise engine
 are added by the elementwise layer (``_elementwise_core``).
 """
+cimport cython
 from cpython.buffer cimport (
     PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS, PyBUF_FORMAT, PyBUF_ND,
     PyBUF_STRIDES, PyBUF_WRITABLE,
@@ -436,8 +437,12 @@ cdef class Array:
 
     # --- indexing ---------------------------------------------------------------------------
 
+    @cython.embedsignature(False)
     def __getitem__(self, key):
-        """``self[key]``: the elements that ``key`` selects.
+        """__getitem__($self, key, /)
+--
+
+``self[key]``: the elements that ``key`` selects.
 
         Basic keys (integers, slices, ``...``, ``None``) give a view that shares ``self``'s memory:
         nothing is copied. Integer arrays, lists of integers and boolean masks (advanced indexing)
@@ -478,8 +483,12 @@ cdef class Array:
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         return view(self, L)
 
+    @cython.embedsignature(False)
     def __setitem__(self, key, value):
-        """``self[key] = value``: write ``value`` where ``key`` selects, in place.
+        """__setitem__($self, key, value, /)
+--
+
+``self[key] = value``: write ``value`` where ``key`` selects, in place.
 
         Parameters
         ----------
