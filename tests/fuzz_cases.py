@@ -202,8 +202,9 @@ def fuzz_index(layout: tuple, items: list, data: st.DataObject) -> None:
 
 def _intermediate_ndim(n: np.ndarray, key: tuple) -> int:
     """The dimensions of arrayx's view before its advanced indices are applied: every axis
-    kept, plus one per None and per bool."""
-    return n.ndim + sum(1 for k in key if k is None or isinstance(k, bool))
+    kept, plus one per None and per bool (a 0-d bool array is one too)."""
+    return n.ndim + sum(1 for k in key if k is None or isinstance(k, bool) or (
+        isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype == np.bool_))
 
 
 # --- 2. asarray of adversarial Python objects -------------------------------------------------
