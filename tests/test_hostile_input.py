@@ -6,6 +6,7 @@ killing pytest; the child compares arrayx with NumPy (values or exception type) 
 
 from __future__ import annotations
 
+import math
 import pickle
 import subprocess
 import sys
@@ -488,3 +489,24 @@ def test_any_all_of_contiguous_odd_bool_bytes(fn: str, n: int) -> None:
         want = getattr(np, fn)(mem != 0)
         assert bool(got) == bool(want)
         assert np.asarray(got).view(np.uint8).item() in (0, 1)
+
+
+@pytest.mark.parametrize("key", [(None, [], Ellipsis, [1]), ([0], Ellipsis, [1]),
+                                 (0, Ellipsis, [1]), ([1], Ellipsis, 2)])
+def test_an_empty_ellipsis_separates_advanced_indices(key: tuple) -> None:
+    # NumPy moves the advanced axes first when anything stands between the advanced items of
+    # the key, an ellipsis that covers no axis included.
+    for shape in [(2, 3), (0, 0), (2, 3, 4)]:
+        n = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+        want_state = "ok"
+        try:
+            want = n[key]
+        except IndexError:
+            want_state = "raise"
+        if want_state == "raise":
+            with pytest.raises(IndexError):
+                xp.asarray(n)[key]
+            continue
+        got = np.asarray(xp.asarray(n)[key])
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)

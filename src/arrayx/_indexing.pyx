@@ -60,7 +60,8 @@ cdef Array _checked_uint64(Array a):
 
 
 cdef tuple _resolve(Array a, object key):
-    """(view, advanced view axes, broadcast index arrays) of an advanced key.
+    """(view, advanced view axes, broadcast index arrays, whether the advanced items are
+    adjacent in the key) of an advanced key.
 
     As in NumPy, once a key is advanced every int and bool in it is an index array too: an int
     a 0-d one, a bool a new unit axis indexed by ``[0]`` (True) or ``[]`` (False).
@@ -81,8 +82,11 @@ cdef tuple _resolve(Array a, object key):
     basic = []
     arrays = []
     positions = []
+    advanced = []  # the key positions of the advanced items
     dim = 0
-    for k in items:
+    for at, k in enumerate(items):
+        if not (k is None or k is Ellipsis or isinstance(k, slice)):
+            advanced.append(at)
         if k is Ellipsis:
             basic.extend([slice(None)] * (ndim - consumed))
             dim += ndim - consumed
@@ -124,7 +128,11 @@ cdef tuple _resolve(Array a, object key):
         arrays = list(broadcast_arrays(*arrays))
     except ValueError as exc:
         raise IndexError(f"index arrays do not broadcast together: {exc}") from None
-    return view, positions, arrays
+    # NumPy's rule: the advanced axes stay in place only when the advanced items stand next to
+    # each other in the key (an ellipsis between them separates them even when it is empty).
+    adjacent = not advanced or advanced == list(range(advanced[0],
+                                                      advanced[0] + len(advanced)))
+    return view, positions, arrays, adjacent
 
 
 cdef tuple _offsets(Layout view, list positions, list arrays, object device):
@@ -160,10 +168,9 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
 
 
 cdef tuple _plan(Array a, object key):
-    view, positions, arrays = _resolve(a, key)
+    view, positions, arrays, adjacent = _resolve(a, key)
     offs, bshape = _offsets(view, positions, arrays, a._storage.device)
     rest = [d for d in range(view.ndim) if d not in positions]
-    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     return view, positions, offs, tuple(bshape), rest, adjacent
 
 
