@@ -533,6 +533,7 @@ _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
 _capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 DELETED: list[int] = []
+KEEP_ALIVE: list[tuple] = []
 _on_delete = DELETER(lambda m: DELETED.append(1))
 
 # (code, bits): the standard's dtypes as DLPack spells them, and some it does not have.
@@ -565,6 +566,9 @@ def fuzz_dlpack_capsules(ndim: int, shape: list, strides: list | None, dltype: t
     t.strides = ctypes.cast(stp, ctypes.POINTER(ctypes.c_int64)) if stp is not None else None
     t.byte_offset = byte_offset
     capsule = _capsule_new(ctypes.addressof(m), b"dltensor_versioned", None)
+    # The tensor's memory lives as long as the process: an imported array's owner calls its
+    # deleter whenever the garbage collector gets to it, maybe after this case has returned.
+    KEEP_ALIVE.append((m, sh, stp, buf))
 
     class Producer:
         def __dlpack__(self, **kwargs: Any) -> object:
@@ -584,7 +588,7 @@ def fuzz_dlpack_capsules(ndim: int, shape: list, strides: list | None, dltype: t
     try:
         _check_capsule_result(got, sh, stp, k, dltype, byte_offset, buf)
     finally:
-        del got  # before the ctypes tensor below goes: the array's owner points into it
+        del got
     assert len(DELETED) == before + 1, "the producer's deleter ran more or less than once"
 
 
