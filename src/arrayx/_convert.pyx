@@ -88,8 +88,6 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
     """
     cdef int kind = -1, k
     if depth == ndim:
-        if type(obj) is not list and type(obj) is not tuple and is_sequence(obj):
-            return -3
         k = scalar_kind(obj)
         if k < 0:
             if is_sequence(obj):
@@ -121,7 +119,7 @@ cdef int fill(object obj, int depth, int ndim, const int64_t* shape, char** ptr,
     """
     cdef int k
     if depth == ndim:
-        k = -1 if is_sequence(obj) else scalar_kind(obj)
+        k = scalar_kind(obj)  # -1 for a sequence too
         if k < 0 or k > kind:
             raise ValueError("the nested sequence changed while it was read")
         write_scalar(ptr[0], code, leaf_value(obj))

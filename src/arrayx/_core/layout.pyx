@@ -540,17 +540,21 @@ cdef Layout basic_index(Layout a, object key):
             st[n] = 0
             n += 1
         else:
-            try:
-                pyidx = operator.index(k)
-            except TypeError:
-                raise IndexError(
-                    f"only integers, slices, ..., None and integer or boolean arrays are valid "
-                    f"indices, got {type(k).__name__}") from None
             dim = a.shape_[src]
-            if pyidx < -dim or pyidx >= dim:
+            if type(k) is not int:
+                try:
+                    k = operator.index(k)
+                except TypeError:
+                    raise IndexError(
+                        f"only integers, slices, ..., None and integer or boolean arrays are "
+                        f"valid indices, got {type(k).__name__}") from None
+            try:
+                idx = k
+            except OverflowError:  # beyond 64 bits: out of range for any axis
+                idx = dim
+            if idx < -dim or idx >= dim:
                 raise IndexError(
-                    f"index {pyidx} is out of bounds for axis {src} with size {dim}")
-            idx = pyidx
+                    f"index {k} is out of bounds for axis {src} with size {dim}")
             if idx < 0:
                 idx += dim
             offset += idx * a.strides_[src]
