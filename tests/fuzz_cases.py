@@ -333,13 +333,13 @@ SHAPES = st.one_of(st.lists(DIMS, max_size=5).map(tuple), DIMS,
                    st.integers(60, 70).map(lambda k: (1,) * k))
 
 
-def _small(shape: Any) -> bool:
-    """Whether ``shape`` is a valid shape NumPy can hold cheaply (so both may build it)."""
+def _size(shape: Any) -> int | None:
+    """The element count of ``shape`` read as a shape of non-negative ints, else None."""
     try:
         dims = [int(d) for d in (shape if isinstance(shape, tuple) else (shape,))]
     except (TypeError, ValueError):
-        return False
-    return all(d >= 0 for d in dims) and math.prod(dims) <= 10**5
+        return None
+    return math.prod(dims) if all(d >= 0 for d in dims) else None
 
 
 @given(SHAPES, st.sampled_from(["zeros", "ones", "empty", "full", "reshape", "broadcast_to",
@@ -347,9 +347,13 @@ def _small(shape: Any) -> bool:
 def fuzz_creation(shape: Any, fn: str) -> None:
     record((shape, fn))
     dims = shape if isinstance(shape, tuple) else (shape,)
-    if _elements(fn, dims) > 10**5 or fn == "arange" and _arange_elements(dims) > 10**5:
+    if _elements(fn, dims) > 10**5:
         return  # valid arguments for an array too big to build here; nothing to learn
-    cheap = _small(shape)
+    size = _size(shape)
+    # A valid shape NumPy can hold cheaply (so both may build it), or one too big to build
+    # here though valid.
+    cheap = size is not None and size <= 10**5
+    big = size is not None and 10**5 < size <= 2**59
     calls: dict[str, tuple[Callable, Callable]] = {
         "zeros": (lambda m: m.zeros(shape), lambda m: m.zeros(shape)),
         "ones": (lambda m: m.ones(shape, dtype=m.int8), None),
@@ -365,7 +369,7 @@ def fuzz_creation(shape: Any, fn: str) -> None:
         "tile": (lambda m: m.tile(m.asarray([1, 2]), dims), None),
     }
     call = calls[fn][0]
-    if _allocatable_but_big(shape) and fn not in ("reshape", "broadcast_to"):
+    if big and fn not in ("reshape", "broadcast_to"):
         return  # a valid shape too big to build here (tens of GiB); nothing to learn
     if not cheap and fn not in ("reshape", "broadcast_to"):
         # Too big (or invalid): arrayx must refuse cleanly or build it lazily; never crash.
@@ -418,20 +422,16 @@ def _elements(fn: str, dims: tuple) -> int:
     are not all non-negative ints)."""
     used = {"linspace": 1, "eye": 2, "arange": 3}.get(fn, len(dims))
     dims = dims[:used]  # the arguments the call takes from dims
+    if fn == "arange":
+        return _arange_elements(dims)
     ints = [int(d) for d in dims if isinstance(d, (int, np.integer, np.bool_))]
-    if len(ints) != len(dims) or fn not in ("eye", "arange", "linspace", "tile"):
+    if len(ints) != len(dims) or fn not in ("eye", "linspace", "tile"):
         return 0
     if fn == "linspace":
         return max(ints[0], 0) if ints else 0
     if fn == "eye":
         rows = ints[0] if ints else 0
         return max(rows, 0) * max(ints[1] if len(ints) > 1 else rows, 0)
-    if fn == "arange":
-        if not ints:
-            return 0
-        args = [0, ints[0], 1] if len(ints) == 1 else (ints + [1])[:3]
-        start, stop, step = args
-        return max(0, -((start - stop) // step)) if step else 0
     return 2 * math.prod(max(v, 0) for v in ints)
 
 
@@ -448,14 +448,6 @@ def _arange_elements(dims: tuple) -> float:
     return max(0.0, math.ceil((stop - start) / step))
 
 
-
-
-def _allocatable_but_big(shape: Any) -> bool:
-    try:
-        dims = [int(d) for d in (shape if isinstance(shape, tuple) else (shape,))]
-    except (TypeError, ValueError):
-        return False
-    return all(d >= 0 for d in dims) and 10**5 < math.prod(dims) <= 2**59
 
 
 def _accepts_more(shape: Any, fn: str) -> bool:

@@ -8,7 +8,7 @@ from cpython.buffer cimport PyBUF_RECORDS_RO, PyBuffer_Release, PyObject_GetBuff
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, new_array, wrap
-from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
+from arrayx._core.layout cimport MAXDIM, Layout, contiguous, exact_sequence, new_layout
 from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
 
@@ -67,7 +67,12 @@ cdef inline bint is_sequence(object x):
     return isinstance(x, (list, tuple))
 
 
-cdef object exact_sequences(object obj, int depth):
+cdef inline bint is_exact(object x):
+    """Whether ``x`` is a list or a tuple itself, not a subclass."""
+    return type(x) is list or type(x) is tuple
+
+
+cdef object exact_tree(object obj, int depth):
     """``obj`` with every list or tuple subclass in it read once through its iterator into a
     list, as NumPy reads sequences: a subclass's ``__len__``, ``__getitem__`` and
     ``__iter__`` need not agree, so the two passes below only ever see exact lists and tuples.
@@ -76,14 +81,13 @@ cdef object exact_sequences(object obj, int depth):
         return obj
     if depth > MAXDIM:
         raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
-    items = obj if type(obj) is list or type(obj) is tuple else list(obj)
-    return [exact_sequences(item, depth + 1) for item in items]
+    return [exact_tree(item, depth + 1) for item in exact_sequence(obj)]
 
 
 cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
     """Check ``obj`` has ``shape`` from ``depth`` on; return the widest leaf kind found.
 
-    Only exact lists and tuples are read (``exact_sequences`` makes them so); -3 says a
+    Only exact lists and tuples are read (``exact_tree`` makes them so); -3 says a
     subclass was met and nothing can be concluded.
     """
     cdef int kind = -1, k
@@ -94,7 +98,7 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
                 raise ValueError("the nested sequence is ragged: its lengths differ")
             raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
         return k
-    if type(obj) is not list and type(obj) is not tuple:
+    if not is_exact(obj):
         if is_sequence(obj):
             return -3
         raise ValueError("the nested sequence is ragged: its lengths differ")
@@ -156,7 +160,7 @@ cdef int shape_of(object x, int64_t* shape) except -1:
     (-3: a list or tuple subclass is on that path)."""
     cdef int ndim = 0
     while is_sequence(x):
-        if type(x) is not list and type(x) is not tuple:
+        if not is_exact(x):
             return -3
         if ndim == MAXDIM:
             raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
@@ -174,7 +178,7 @@ def from_sequence(obj, dtype, device) -> Array:
     cdef int ndim = shape_of(obj, shape)
     cdef int kind = -3 if ndim == -3 else scan(obj, 0, ndim, shape)
     if kind == -3:
-        obj = exact_sequences(obj, 0)
+        obj = exact_tree(obj, 0)
         ndim = shape_of(obj, shape)
         kind = scan(obj, 0, ndim, shape)
     cdef int code

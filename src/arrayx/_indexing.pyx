@@ -54,8 +54,9 @@ cdef Array _checked_uint64(Array a):
     later key item's ``__len__``) cannot slip such a value back in."""
     if a._code != 8:
         return a
-    if a._layout.size and int(_max(a)) > INT64_MAX:
-        raise IndexError(f"index {int(_max(a))} is out of bounds for any array")
+    top = int(_max(a)) if a._layout.size else 0
+    if top > INT64_MAX:
+        raise IndexError(f"index {top} is out of bounds for any array")
     return contiguous_copy(a, 4)
 
 
@@ -171,6 +172,10 @@ cdef tuple _plan(Array a, object key):
     view, positions, arrays, adjacent = _resolve(a, key)
     offs, bshape = _offsets(view, positions, arrays, a._storage.device)
     rest = [d for d in range(view.ndim) if d not in positions]
+    # The result (get) and the value's broadcast shape (set): index dims, then the rest.
+    if len(bshape) + len(rest) > MAXDIM:
+        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives "
+                         f"{len(bshape) + len(rest)}")
     return view, positions, offs, tuple(bshape), rest, adjacent
 
 
@@ -243,9 +248,6 @@ def getitem(Array a, key) -> Array:
     cdef int64_t rstrides[MAXDIM]
     rtuple = _block(view, rest, rshape, rstrides)
     full = bshape + rtuple
-    if len(full) > MAXDIM:
-        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives "
-                         f"{len(full)}")
     cdef int64_t fshape[MAXDIM]
     for i, n in enumerate(full):
         fshape[i] = n
@@ -312,9 +314,6 @@ def setitem(Array a, key, value) -> None:
     rtuple = _block(view, rest, rshape, rstrides)
     order = _final_order(len(bshape), rest, positions, adjacent)
     full = bshape + rtuple
-    if len(full) > MAXDIM:
-        raise IndexError(f"an index may give at most {MAXDIM} dimensions, this one gives "
-                         f"{len(full)}")
     result_shape = full if order is None else tuple(full[i] for i in order)
     cdef Array v = broadcast_to(_value_array(a, value), result_shape)
     if order is not None:

@@ -23,6 +23,7 @@ cdef Layout new_layout(int ndim, const int64_t* shape, const int64_t* strides, i
 cdef Layout contiguous(int ndim, const int64_t* shape, bint fortran=*)
 cdef Layout contiguous_like(Layout src)
 cdef int parse_shape(object shape, int64_t* out) except -1
+cdef object exact_sequence(object seq)
 cdef int normalize_axis(object axis, int ndim) except -1
 cdef tuple reduction_axes(object axis, int ndim)
 cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1

@@ -221,7 +221,7 @@ cdef int parse_shape(object shape, int64_t* out) except -1:
     if isinstance(shape, bool):
         raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}")
     if isinstance(shape, (tuple, list)):
-        shape = _exact(shape)
+        shape = exact_sequence(shape)
         n = len(shape)
         if n > MAXDIM:
             raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
@@ -276,14 +276,14 @@ cdef list _axes_list(object axes, int ndim):
     """Normalised axes of an int or a tuple; AxisError on a repeat."""
     if not isinstance(axes, (tuple, list)):
         axes = (axes,)
-    axes = _exact(axes)
+    axes = exact_sequence(axes)
     out = [normalize_axis(a, ndim) for a in axes]
     if len(set(out)) != len(out):
         raise AxisError(f"repeated axis in {tuple(axes)}")
     return out
 
 
-cdef inline object _exact(object seq):
+cdef object exact_sequence(object seq):
     """A list or tuple subclass read through its iterator once: its ``len()`` and items need
     not agree, and the lengths taken below size C loops over the items."""
     if type(seq) is tuple or type(seq) is list:
@@ -295,7 +295,7 @@ cdef Layout permute(Layout a, object axes):
     """The layout with its axes in the order ``axes`` (a permutation, negative axes allowed)."""
     if not isinstance(axes, (tuple, list)):
         raise TypeError(f"axes must be a tuple of ints, got {axes!r}")
-    axes = _exact(axes)
+    axes = exact_sequence(axes)
     if len(axes) != a.ndim:
         raise ValueError(f"axes {tuple(axes)} do not match an array of {a.ndim} dimensions")
     order = _axes_list(axes, a.ndim)
@@ -315,7 +315,7 @@ cdef Layout expand_dims(Layout a, object axes):
     """Insert unit axes at ``axes`` (positions in the result)."""
     if not isinstance(axes, (tuple, list)):
         axes = (axes,)
-    axes = _exact(axes)
+    axes = exact_sequence(axes)
     cdef int n = a.ndim + len(axes)
     if n > MAXDIM:
         raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
