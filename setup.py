@@ -1,5 +1,10 @@
 """Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it.
 
+The hot kernels (``_kernels/cpu/ax_level.cpp``) are compiled once per ISA level into the
+dispatch extension, which picks one at import: the baseline, and on x86-64 AVX2 (x86-64-v3)
+and AVX-512 (x86-64-v4) where the compiler builds them; a level the compiler lacks is left out
+and the build says so. On glibc, those levels call libmvec's vector math functions.
+
 ``ARRAYX_EXTRA_COMPILE_ARGS`` and ``ARRAYX_EXTRA_LINK_ARGS`` (shell-quoted, split with
 ``shlex.split``) are appended to every extension's compile and link flags, after Python's own
 ``CFLAGS``, so they override them: ``tools/sanitize.sh`` builds with them (``-O1 -g
@@ -8,11 +13,13 @@
 
 import importlib.util
 import os
+import platform
 import shlex
 import subprocess
 import sys
 import sysconfig
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy
@@ -24,18 +31,23 @@ HERE = Path(__file__).parent
 SRC = HERE / "src"
 
 
-def _compiler_accepts(flag: str) -> bool:
-    """Whether the C++ compiler builds and links an OpenMP program with ``flag``."""
+def _builds(src: str, flags: list[str]) -> bool:
+    """Whether the C++ compiler builds and links the program ``src`` with ``flags``."""
     cxx = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++"
-    src = "#include <omp.h>\nint main(){return omp_get_max_threads() > 0 ? 0 : 1;}\n"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "t.cpp"
         path.write_text(src)
-        cmd = [*cxx.split(), flag, str(path), "-o", str(Path(tmp) / "t")]
+        cmd = [*cxx.split(), *flags, str(path), "-o", str(Path(tmp) / "t")]
         try:
             return subprocess.run(cmd, capture_output=True).returncode == 0
         except OSError:
             return False
+
+
+def _compiler_accepts(flag: str) -> bool:
+    """Whether the C++ compiler builds and links an OpenMP program with ``flag``."""
+    return _builds("#include <omp.h>\nint main(){return omp_get_max_threads() > 0 ? 0 : 1;}\n",
+                   [flag])
 
 
 OPENMP = os.environ.get("ARRAYX_NO_OPENMP") is None and _compiler_accepts("-fopenmp")
@@ -52,14 +64,49 @@ LINK_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_LINK_ARGS", ""))
 
 
 def generate_headers() -> None:
-    """Write the op kernels' header from the op table (``arrayx/_kernels/ops.py``)."""
+    """Write the op kernels' headers from the op table (``arrayx/_kernels/ops.py``)."""
     spec = importlib.util.spec_from_file_location("arrayx_ops", SRC / "arrayx/_kernels/ops.py")
     ops = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ops)
-    target = SRC / "arrayx" / "_kernels" / "cpu" / "ax_ops.hpp"
-    text = ops.generate_cpu_header()
-    if not target.exists() or target.read_text() != text:
-        target.write_text(text)
+    for name, text in (("ax_ops.hpp", ops.generate_cpu_header()),
+                       ("ax_op_counts.hpp", ops.generate_op_counts_header())):
+        target = SRC / "arrayx" / "_kernels" / "cpu" / name
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+
+
+_AVX2 = ["-mavx2", "-mfma", "-mbmi", "-mbmi2", "-mf16c"]
+_AVX512 = [*_AVX2, "-mavx512f", "-mavx512cd", "-mavx512bw", "-mavx512dq", "-mavx512vl",
+           "-mprefer-vector-width=512"]
+
+
+def isa_levels() -> list[tuple[str, list[str]]]:
+    """The ISA levels to build, with their compiler flags: those the compiler accepts."""
+    levels = [("baseline", [])]
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return levels
+    for name, flags in (("avx2", _AVX2), ("avx512", _AVX512)):
+        if _builds("int main(){return 0;}\n", flags):
+            levels.append((name, flags))
+        else:
+            print(f"arrayx: the compiler lacks the {name} level; building without it",
+                  file=sys.stderr)
+    return levels
+
+
+_LIBMVEC_PROBE = """#include <immintrin.h>
+extern "C" __m256d _ZGVdN4v_exp(__m256d);
+int main() {
+    __m256d x = _ZGVdN4v_exp(_mm256_set1_pd(0.0));
+    return _mm256_cvtsd_f64(x) == 1.0 ? 0 : 1;
+}
+"""
+LEVELS = isa_levels()
+LIBMVEC = len(LEVELS) > 1 and os.environ.get("ARRAYX_NO_LIBMVEC") is None and _builds(
+    _LIBMVEC_PROBE, [*_AVX2, "-lmvec"])
+if len(LEVELS) > 1 and not LIBMVEC:
+    print("arrayx: no libmvec; transcendental functions run scalar loops", file=sys.stderr)
+DISPATCH = "arrayx._kernels.cpu.dispatch"
 
 
 KERNEL_DIR = SRC / "arrayx" / "_kernels" / "cpu"
@@ -69,7 +116,7 @@ KERNEL_HEADERS = sorted(str(p.relative_to(HERE)) for p in KERNEL_DIR.glob("*.h*"
 def _uses_kernel_headers(pyx: Path) -> bool:
     """Whether the module's C++ includes the kernel headers (directly or through a .pxd)."""
     text = pyx.read_text()
-    return "_kernels.cpu.kernels cimport" in text or 'extern from "ax_' in text
+    return pyx.parent == KERNEL_DIR or "_kernels.cpu." in text or 'extern from "ax_' in text
 
 
 def extensions() -> list[Extension]:
@@ -77,6 +124,9 @@ def extensions() -> list[Extension]:
     for pyx in sorted(SRC.glob("arrayx/**/*.pyx")):
         rel = pyx.relative_to(HERE)
         name = ".".join(pyx.relative_to(SRC).with_suffix("").parts)
+        macros = [("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")]
+        if name == DISPATCH:
+            macros += [(f"AX_BUILT_{level.upper()}", "1") for level, _ in LEVELS[1:]]
         exts.append(
             Extension(
                 name,
@@ -86,20 +136,45 @@ def extensions() -> list[Extension]:
                 language="c++",
                 include_dirs=[numpy.get_include(), str(KERNEL_DIR)],
                 extra_compile_args=COMPILE_ARGS,
-                extra_link_args=LINK_ARGS,
-                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
+                extra_link_args=LINK_ARGS + (["-lmvec"] if LIBMVEC and name == DISPATCH else []),
+                define_macros=macros,
             )
         )
     return exts
 
 
 class ParallelBuildExt(build_ext):
-    """Compile the extensions on every core."""
+    """Compile the extensions on every core, and the dispatch extension's ISA levels."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         if self.parallel is None:
             self.parallel = os.cpu_count() or 1
+
+    def build_extension(self, ext: Extension) -> None:
+        if ext.name == DISPATCH:
+            ext.extra_objects = self._level_objects(ext)
+        super().build_extension(ext)
+
+    def _level_objects(self, ext: Extension) -> list[str]:
+        """``ax_level.cpp`` compiled once per level (in parallel), into objects of its own."""
+        source = str((KERNEL_DIR / "ax_level.cpp").relative_to(HERE))
+        macros = [("AX_HAVE_LIBMVEC", "1")] if LIBMVEC else []
+
+        def compile_level(level: tuple[str, list[str]]) -> list[str]:
+            name, flags = level
+            return self.compiler.compile(
+                [source],
+                output_dir=str(Path(self.build_temp) / f"level_{name}"),
+                macros=[*macros, ("AX_LEVEL_NS", name),
+                        ("AX_LEVEL_FILL", f"fill_kernel_set_{name}")],
+                include_dirs=ext.include_dirs,
+                extra_postargs=[*COMPILE_ARGS, *flags],
+                depends=[*KERNEL_HEADERS, source],
+            )
+
+        with ThreadPoolExecutor(max_workers=len(LEVELS)) as pool:
+            return [obj for objs in pool.map(compile_level, LEVELS) for obj in objs]
 
 
 generate_headers()

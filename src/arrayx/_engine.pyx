@@ -3,7 +3,8 @@
 The engine works on ``(Storage, Layout, dtype code)`` triples, never on ``Array``, so that
 ``_array`` can import it without a cycle. Every operation that moves or converts data goes
 through ``run``: it coalesces the operands' common iteration space and hands it to the CPU
-driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel.
+driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel from the tables of the
+CPU's ISA level (``arrayx._kernels.cpu.dispatch``).
 """
 from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
@@ -17,10 +18,12 @@ from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
 from arrayx._kernels.cpu.iterate cimport run_fold, run_scan
+from arrayx._kernels.cpu.dispatch cimport (
+    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, scan_kernel,
+    squared_deviations_kernel, total_kernel, unary_kernel, where_kernel,
+)
 from arrayx._kernels.cpu.kernels cimport (
-    FOLD_PROD, FOLD_SUM, binary_kernel, cast_kernel, fold_init_fn, fold_init_kernel, fold_kernel,
-    loop2d_fn, scan_fn, scan_kernel, squared_deviations_kernel, total_fn, total_kernel,
-    unary_kernel, where_kernel,
+    FOLD_PROD, FOLD_SUM, fold_init_fn, loop2d_fn, scan_fn, total_fn,
 )
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]

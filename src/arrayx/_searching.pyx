@@ -6,9 +6,8 @@ from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._engine cimport ITEMSIZE
 from arrayx._engine cimport where as engine_where
 from arrayx._kernels.cpu.iterate cimport arg_extreme
-from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, argextreme_kernel, nonzero_positions, searchsorted_kernel,
-)
+from arrayx._kernels.cpu.dispatch cimport argextreme_kernel
+from arrayx._kernels.cpu.kernels cimport argextreme_fn, nonzero_positions, searchsorted_kernel
 
 from arrayx._manipulation import expand_dims, moveaxis, reshape
 from arrayx._statistical import sum as _sum

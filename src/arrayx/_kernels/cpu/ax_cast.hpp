@@ -4,7 +4,7 @@
 #pragma once
 #include "ax_types.hpp"
 
-namespace ax {
+AX_LEVEL_BEGIN
 
 template <class D, class S>
 inline D cast(S s) {
@@ -72,4 +72,4 @@ inline loop2d_fn cast_kernel(int src_code, int dst_code) {
     return table.fn[src_code][dst_code];
 }
 
-}  // namespace ax
+AX_LEVEL_END

@@ -4,8 +4,9 @@
 #pragma once
 #include "ax_cast.hpp"
 #include "ax_math.hpp"
+#include "ax_vector_math.hpp"
 
-namespace ax {
+AX_LEVEL_BEGIN
 
 enum Result { R_SAME, R_BOOL, R_REAL };
 
@@ -20,6 +21,12 @@ void unary_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
         R* __restrict o = reinterpret_cast<R*>(ptrs[1]) + i * st[2];
         const int64_t sa = st[1], so = st[3];
         if (sa == 1 && so == 1) {
+#ifdef AX_MVEC
+            if constexpr (vector_math<Op, T>::available && std::is_same_v<T, R>) {
+                vector_map1<Op, T>(a, o, n1);
+                continue;
+            }
+#endif
             for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(a[j]));
         } else {
             for (int64_t j = 0; j < n1; ++j) o[j * so] = static_cast<R>(Op::f(a[j * sa]));
@@ -34,6 +41,14 @@ void binary_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
         const T* b = reinterpret_cast<const T*>(ptrs[1]) + i * st[2];
         R* o = reinterpret_cast<R*>(ptrs[2]) + i * st[4];
         const int64_t sa = st[1], sb = st[3], so = st[5];
+#ifdef AX_MVEC
+        if constexpr (vector_math<Op, T>::available && std::is_same_v<T, R>) {
+            if (so == 1 && (sa == 0 || sa == 1) && (sb == 0 || sb == 1)) {
+                vector_map2<Op, T>(a, sa, b, sb, o, n1);
+                continue;
+            }
+        }
+#endif
         if (sa == 1 && sb == 1 && so == 1) {
             for (int64_t j = 0; j < n1; ++j) o[j] = static_cast<R>(Op::f(a[j], b[j]));
         } else if (sa == 0 && sb == 1 && so == 1) {
@@ -105,4 +120,4 @@ inline loop2d_fn where_kernel(int code) {
 template <int N>
 struct KernelTable { loop2d_fn fn[N][NCODES]; };
 
-}  // namespace ax
+AX_LEVEL_END

@@ -4,7 +4,29 @@
 #include <limits>
 #include "ax_types.hpp"
 
-namespace ax {
+// The width of the level's vector registers: SSE2 or NEON at the baseline, AVX2, AVX-512.
+#if defined(__AVX512F__)
+#define AX_VEC_BYTES 64
+#elif defined(__AVX2__)
+#define AX_VEC_BYTES 32
+#else
+#define AX_VEC_BYTES 16
+#endif
+
+AX_LEVEL_BEGIN
+
+// Full-width lanes of T (GCC and Clang vector extensions), loaded from unaligned memory.
+template <class T> struct vec_of {
+    typedef T type __attribute__((vector_size(AX_VEC_BYTES)));
+};
+template <class T> using vec_t = typename vec_of<T>::type;
+template <class T> inline constexpr int vec_width = AX_VEC_BYTES / sizeof(T);
+template <class T> inline vec_t<T> vload(const T* p) {
+    vec_t<T> v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class T> inline void vstore(T* p, vec_t<T> v) { std::memcpy(p, &v, sizeof v); }
 
 template <class T> struct real_of { using type = T; };
 template <class V> struct real_of<std::complex<V>> { using type = V; };
@@ -72,9 +94,9 @@ template <class T> inline T conjugate(T a) {
     else return a;
 }
 
-}  // namespace ax
+AX_LEVEL_END
 
-namespace ax {
+AX_LEVEL_BEGIN
 
 // --- rounding (identity on integers) ---------------------------------------------------------
 template <class T> inline T ceil_(T a) {
@@ -314,4 +336,4 @@ template <class T> inline T power(T a, T b) {
     }
 }
 
-}  // namespace ax
+AX_LEVEL_END

@@ -10,11 +10,8 @@
 #include <cstring>
 #include <limits>
 #include "ax_math.hpp"
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
-namespace ax {
+AX_LEVEL_BEGIN
 
 // `extreme` marks max (1) and min (-1): their contiguous rows take `extreme_run`.
 struct fold_sum {
@@ -46,76 +43,20 @@ struct fold_min {
     template <class A> static A f(A a, A b) { return minimum_(a, b); }
 };
 
-#ifdef __SSE2__
-// SSE2 lanes of float and double: max/min keep the accumulator on ties and NaNs (maxpd's
-// `x > r ? x : r`), and NaNs are tracked in a mask of their own.
-template <class T> struct Lanes;
-template <> struct Lanes<double> {
-    using V = __m128d;
-    static constexpr int width = 2;
-    static V load(const double* p) { return _mm_loadu_pd(p); }
-    static V max(V x, V r) { return _mm_max_pd(x, r); }
-    static V min(V x, V r) { return _mm_min_pd(x, r); }
-    static V unordered(V x) { return _mm_cmpunord_pd(x, x); }
-    static V bit_or(V a, V b) { return _mm_or_pd(a, b); }
-    static V zero() { return _mm_setzero_pd(); }
-    static bool any(V m) { return _mm_movemask_pd(m) != 0; }
-    static void store(double* p, V x) { _mm_storeu_pd(p, x); }
-};
-template <> struct Lanes<float> {
-    using V = __m128;
-    static constexpr int width = 4;
-    static V load(const float* p) { return _mm_loadu_ps(p); }
-    static V max(V x, V r) { return _mm_max_ps(x, r); }
-    static V min(V x, V r) { return _mm_min_ps(x, r); }
-    static V unordered(V x) { return _mm_cmpunord_ps(x, x); }
-    static V bit_or(V a, V b) { return _mm_or_ps(a, b); }
-    static V zero() { return _mm_setzero_ps(); }
-    static bool any(V m) { return _mm_movemask_ps(m) != 0; }
-    static void store(float* p, V x) { _mm_storeu_ps(p, x); }
-};
-#endif
-
-#ifdef __SSE2__
-// Lanes over p[0..i) for the largest i <= n that is a multiple of 4 lanes: the extreme into
-// `acc`; false when an element is NaN. `n` is at least 4 lanes.
+// Over p[0..i) for the largest i <= n that is a multiple of 4 vectors, in full-width lanes:
+// the extreme into `acc`, false when an element is NaN. max/min keep the accumulator on ties
+// and NaNs (maxpd's `x > r ? x : r`); NaNs are tracked in a mask of their own. n >= 4 vectors.
 template <bool Max, class T>
-bool extreme_lanes_sse2(const T* p, int64_t n, T& acc, int64_t& i) {
-    using L = Lanes<T>;
-    constexpr int W = L::width;
-    typename L::V r[4], nan = L::zero();
-    for (int k = 0; k < 4; ++k) r[k] = L::load(p + k * W);
-    for (i = 0; i + 4 * W <= n; i += 4 * W) {
-        for (int k = 0; k < 4; ++k) {
-            const typename L::V x = L::load(p + i + k * W);
-            r[k] = Max ? L::max(x, r[k]) : L::min(x, r[k]);
-            nan = L::bit_or(nan, L::unordered(x));
-        }
-    }
-    T lanes[4 * W];
-    for (int k = 0; k < 4; ++k) L::store(lanes + k * W, r[k]);
-    acc = lanes[0];
-    for (int k = 1; k < 4 * W; ++k) acc = Max ? maximum_(acc, lanes[k]) : minimum_(acc, lanes[k]);
-    return !L::any(nan);
-}
-#endif
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#define AX_AVX2_LANES 1
-// The same with 256-bit vectors, compiled for AVX2 and taken where the CPU has it.
-template <bool Max, class T>
-__attribute__((target("avx2"))) bool extreme_lanes_avx2(const T* p, int64_t n, T& acc,
-                                                         int64_t& i) {
-    typedef T V __attribute__((vector_size(32)));
+bool extreme_lanes(const T* p, int64_t n, T& acc, int64_t& i) {
+    using V = vec_t<T>;
     using M = decltype(V{} != V{});
-    constexpr int W = 32 / sizeof(T);
+    constexpr int W = vec_width<T>;
     V r[4];
     M nan = M{} != M{};
-    for (int k = 0; k < 4; ++k) std::memcpy(&r[k], p + k * W, 32);
+    for (int k = 0; k < 4; ++k) r[k] = vload(p + k * W);
     for (i = 0; i + 4 * W <= n; i += 4 * W) {
         for (int k = 0; k < 4; ++k) {
-            V x;
-            std::memcpy(&x, p + i + k * W, 32);
+            const V x = vload(p + i + k * W);
             r[k] = Max ? (x > r[k] ? x : r[k]) : (x < r[k] ? x : r[k]);
             nan |= x != x;
         }
@@ -127,11 +68,6 @@ __attribute__((target("avx2"))) bool extreme_lanes_avx2(const T* p, int64_t n, T
         for (int j = 0; j < W; ++j) acc = Max ? maximum_(acc, r[k][j]) : minimum_(acc, r[k][j]);
     return !any;
 }
-inline bool cpu_has_avx2() {
-    static const bool yes = __builtin_cpu_supports("avx2");
-    return yes;
-}
-#endif
 
 // The largest (Max) or smallest element of the contiguous run p[0..n), n >= 1; NaN if any
 // element is NaN.
@@ -151,17 +87,9 @@ T extreme_run(const T* p, int64_t n) {
     }
     int64_t i = 0;
     T acc = p[0];
-    if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-        constexpr int64_t W = 32 / sizeof(T);
-        bool ordered = true;
-#ifdef AX_AVX2_LANES
-        if (n >= 4 * W && cpu_has_avx2()) ordered = extreme_lanes_avx2<Max>(p, n, acc, i);
-        else
-#endif
-#ifdef __SSE2__
-        if (n >= 2 * W) ordered = extreme_lanes_sse2<Max>(p, n, acc, i);
-#endif
-        if (!ordered) return std::numeric_limits<T>::quiet_NaN();
+    if constexpr (std::is_floating_point_v<T>) {
+        if (n >= 4 * vec_width<T> && !extreme_lanes<Max>(p, n, acc, i))
+            return std::numeric_limits<T>::quiet_NaN();
     }
     for (; i < n; ++i) acc = Max ? maximum_(acc, p[i]) : minimum_(acc, p[i]);
     return acc;
@@ -198,7 +126,6 @@ void argextreme_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bo
         out[r] = want_max ? arg_extreme_run<true>(row, n) : arg_extreme_run<false>(row, n);
     }
 }
-using argextreme_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool);
 
 constexpr int64_t PAIRWISE_BLOCK = 128;
 
@@ -208,11 +135,82 @@ struct as_read {
 };
 template <class A> struct squared_deviation {
     A centre;
-    A operator()(A x) const { const A d = x - centre; return d * d; }
+    template <class X> X operator()(X x) const { const X d = x - centre; return d * d; }
 };
 
+// Sums and products of a contiguous float run fold in full-width lanes: blocks of FOLD_BLOCK
+// vectors go through FOLD_UNROLL vectors of independent accumulators (each lane adds 8
+// elements of a block), and the blocks' vectors are combined pairwise, as a binary counter
+// merges them: the rounding error grows with the logarithm of the length, as NumPy's pairwise
+// sum's does, and the lanes are summed only once, at the end.
+constexpr int FOLD_UNROLL = 4;
+template <class Op, class A>
+inline constexpr bool fold_in_lanes =
+    (std::is_floating_point_v<A> || std::is_integral_v<A>) && Op::extreme == 0;
+
+template <class Op, class A, class Map>
+A fold_lanes(const A* p, int64_t n, Map m) {
+    using V = vec_t<A>;
+    constexpr int W = vec_width<A>, L = FOLD_UNROLL * W;
+    constexpr int64_t B = 8 * L;
+    V stack[64];
+    int top = 0;
+    uint64_t count = 0;
+    int64_t i = 0;
+    for (; i + B <= n; i += B) {
+        V r[FOLD_UNROLL];
+        for (int k = 0; k < FOLD_UNROLL; ++k) r[k] = m(vload(p + i + k * W));
+        for (int64_t j = L; j < B; j += L)
+            for (int k = 0; k < FOLD_UNROLL; ++k) r[k] = Op::f(r[k], m(vload(p + i + j + k * W)));
+        for (int w = FOLD_UNROLL / 2; w >= 1; w /= 2)
+            for (int k = 0; k < w; ++k) r[k] = Op::f(r[k], r[k + w]);
+        V s = r[0];
+        for (uint64_t c = count; c & 1; c >>= 1) s = Op::f(stack[--top], s);
+        stack[top++] = s;
+        ++count;
+    }
+    V rest = V{} + Op::template identity<A>();
+    for (; i + W <= n; i += W) rest = Op::f(rest, m(vload(p + i)));
+    V total = rest;
+    while (top > 0) total = Op::f(stack[--top], total);
+    A lanes[W];
+    std::memcpy(lanes, &total, sizeof lanes);
+    for (int w = W / 2; w >= 1; w /= 2)
+        for (int k = 0; k < w; ++k) lanes[k] = Op::f(lanes[k], lanes[k + w]);
+    A acc = lanes[0];
+    for (; i < n; ++i) acc = Op::f(acc, m(p[i]));
+    return acc;
+}
+
+template <class Op, class A, class Map>
+A fold_pairwise(const A* p, int64_t s, int64_t n, Map m);
+
+// The fold of the run p[0], p[s], ..., p[(n - 1) s], each element mapped by m first.
 template <class Op, class A, class Map = as_read>
 A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
+    if constexpr (std::is_integral_v<A> || std::is_same_v<A, bool8>) {
+        // Integer folds are exact in any order: integer sums and products wrap, so they run
+        // in lanes of the unsigned type; the rest go one accumulator, in order.
+        if constexpr (fold_in_lanes<Op, A>) {
+            using U = std::make_unsigned_t<A>;
+            if (s == 1 && n >= FOLD_UNROLL * vec_width<U>)
+                return static_cast<A>(fold_lanes<Op, U>(reinterpret_cast<const U*>(p), n, m));
+        }
+        A acc = Op::template identity<A>();
+        for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
+        return acc;
+    } else {
+        if constexpr (fold_in_lanes<Op, A>) {
+            if (s == 1 && n >= FOLD_UNROLL * vec_width<A>) return fold_lanes<Op, A>(p, n, m);
+        }
+        return fold_pairwise<Op, A>(p, s, n, m);
+    }
+}
+
+// NumPy's blocked pairwise scheme for float and complex runs: eight accumulators over blocks
+// of PAIRWISE_BLOCK elements, the blocks combined pairwise.
+template <class Op, class A, class Map>
+A fold_pairwise(const A* p, int64_t s, int64_t n, Map m) {
     if (n < 8) {
         A acc = Op::template identity<A>();
         for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
@@ -235,7 +233,8 @@ A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
         return acc;
     }
     int64_t half = (n / 2) - ((n / 2) % 8);
-    return Op::f(fold_row<Op, A>(p, s, half, m), fold_row<Op, A>(p + half * s, s, n - half, m));
+    return Op::f(fold_pairwise<Op, A>(p, s, half, m),
+                 fold_pairwise<Op, A>(p + half * s, s, n - half, m));
 }
 
 // Operand 0 is the input, operand 1 the output (stride 0 along the reduced axes).
@@ -333,8 +332,6 @@ void total_run(const char* in_, int64_t n, int64_t s, char* out) {
     for (int64_t j = 0; j < n; ++j) acc = Op::f(acc, in[j * s]);
     *reinterpret_cast<A*>(out) = acc;
 }
-using scan_fn = void (*)(const char*, int64_t, int64_t, char*, const char*);
-using total_fn = void (*)(const char*, int64_t, int64_t, char*);
 template <class Op> struct ScanMaker {
     template <int C> static scan_fn make() {
         if constexpr ((K_NUMERIC >> C) & 1u) return &scan_run<Op, T_<C>>;
@@ -356,8 +353,6 @@ void fold_init(char* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
-using fold_init_fn = void (*)(char*, int64_t);
-
 template <class Op, unsigned Kinds>
 struct FoldMaker {
     template <int C>
@@ -375,7 +370,6 @@ struct FoldInitMaker {
     }
 };
 
-enum FoldOp { FOLD_SUM = 0, FOLD_PROD, FOLD_MAX, FOLD_MIN, NFOLDS };
 
 struct FoldTables {
     loop2d_fn fn[NFOLDS][NCODES];
@@ -423,4 +417,4 @@ inline argextreme_fn argextreme_kernel(int code) {
 }
 inline fold_init_fn fold_init_kernel(int op, int code) { return fold_tables().init[op][code]; }
 
-}  // namespace ax
+AX_LEVEL_END

@@ -6,6 +6,15 @@
 #include <cstring>
 #include <type_traits>
 
+// The kernels are compiled once per ISA level (ax_level.cpp), each level into an inline
+// namespace of its own so that the levels' template instances never merge at link time. A
+// translation unit that names no level (the Cython modules) gets the baseline.
+#ifndef AX_LEVEL_NS
+#define AX_LEVEL_NS baseline
+#endif
+#define AX_LEVEL_BEGIN namespace ax { inline namespace AX_LEVEL_NS {
+#define AX_LEVEL_END } }
+
 namespace ax {
 
 enum Code : int {
@@ -64,6 +73,20 @@ enum Kind : unsigned {
 // ptrs[k] points at operand k's first element; strides[2k] and strides[2k+1] are operand k's
 // outer and inner strides, counted in elements. The caller iterates all outer dimensions.
 using loop2d_fn = void (*)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1);
+
+// The folds of the reduction kernels (ax_reduce.hpp); scans exist for the first two.
+enum FoldOp { FOLD_SUM = 0, FOLD_PROD, FOLD_MAX, FOLD_MIN, NFOLDS };
+
+// The other kernel signatures of the per-level tables (ax_dispatch.hpp).
+// Fill a C-contiguous buffer of n elements with a fold's identity.
+using fold_init_fn = void (*)(char* out, int64_t n);
+// out[j] = op(start, in[0], ..., in[j]) along a run; start is the op's identity when NULL.
+using scan_fn = void (*)(const char* in, int64_t n, int64_t stride, char* out, const char* start);
+// The left-to-right fold of a run (the total a parallel scan's later ranges start from).
+using total_fn = void (*)(const char* in, int64_t n, int64_t stride, char* out);
+// The index of the first largest (want_max) or smallest element of each of `rows` rows.
+using argextreme_fn = void (*)(const char* data, int64_t* out, int64_t rows, int64_t n,
+                               bool want_max);
 
 // Calls F::template make<C>() for every code C and stores the results in a table.
 template <class F, class Fn, int... Cs>

@@ -4,9 +4,13 @@ from libc.stdint cimport int64_t, uint8_t
 cdef extern from "ax_types.hpp" namespace "ax" nogil:
     ctypedef void (*loop2d_fn)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1)
     int NCODES
-
-cdef extern from "ax_cast.hpp" namespace "ax" nogil:
-    loop2d_fn cast_kernel(int src_code, int dst_code)
+    ctypedef void (*fold_init_fn)(char* out, int64_t n)
+    ctypedef void (*scan_fn)(const char* data, int64_t n, int64_t stride, char* out,
+                             const char* start)
+    ctypedef void (*total_fn)(const char* data, int64_t n, int64_t stride, char* out)
+    ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
+                                   bint want_max)
+    int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
 
 cdef extern from "ax_fill.hpp" namespace "ax" nogil:
     ctypedef void (*progression_fn)(char* p, int64_t n, double start_re, double start_im,
@@ -16,26 +20,6 @@ cdef extern from "ax_fill.hpp" namespace "ax" nogil:
     int_progression_fn int_progression_kernel(int code)
     void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
                        bint keep_lower, int64_t itemsize)
-
-cdef extern from "ax_ops.hpp" namespace "ax" nogil:
-    loop2d_fn unary_kernel(int op, int code)
-    loop2d_fn binary_kernel(int op, int code)
-    loop2d_fn where_kernel(int code)
-
-cdef extern from "ax_reduce.hpp" namespace "ax" nogil:
-    ctypedef void (*fold_init_fn)(char* out, int64_t n)
-    loop2d_fn fold_kernel(int op, int code)
-    fold_init_fn fold_init_kernel(int op, int code)
-    loop2d_fn squared_deviations_kernel(int code)
-    ctypedef void (*scan_fn)(const char* data, int64_t n, int64_t stride, char* out,
-                             const char* start)
-    ctypedef void (*total_fn)(const char* data, int64_t n, int64_t stride, char* out)
-    scan_fn scan_kernel(int op, int code)
-    total_fn total_kernel(int op, int code)
-    int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
-    ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
-                                   bint want_max)
-    argextreme_fn argextreme_kernel(int code)
 
 cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     ctypedef void (*sort_fn)(char* data, int64_t rows, int64_t n, bint desc, bint stable)

@@ -1,0 +1,61 @@
+# The active ISA level's kernel tables (ax_dispatch.hpp), chosen once at import: every caller of
+# a hot kernel (elementwise, casts, folds, scans, arg-extremes, where) takes it from here.
+from arrayx._kernels.cpu.kernels cimport (
+    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, total_fn,
+)
+
+cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
+    cppclass KernelSet:
+        pass
+    loop2d_fn unary_of(const KernelSet* k, int op, int code)
+    loop2d_fn binary_of(const KernelSet* k, int op, int code)
+    loop2d_fn where_of(const KernelSet* k, int code)
+    loop2d_fn cast_of(const KernelSet* k, int src, int dst)
+    loop2d_fn fold_of(const KernelSet* k, int op, int code)
+    fold_init_fn fold_init_of(const KernelSet* k, int op, int code)
+    loop2d_fn squared_deviations_of(const KernelSet* k, int code)
+    scan_fn scan_of(const KernelSet* k, int op, int code)
+    total_fn total_of(const KernelSet* k, int op, int code)
+    argextreme_fn argextreme_of(const KernelSet* k, int code)
+
+cdef KernelSet* kernels
+
+
+cdef inline loop2d_fn unary_kernel(int op, int code) noexcept nogil:
+    return unary_of(kernels, op, code)
+
+
+cdef inline loop2d_fn binary_kernel(int op, int code) noexcept nogil:
+    return binary_of(kernels, op, code)
+
+
+cdef inline loop2d_fn where_kernel(int code) noexcept nogil:
+    return where_of(kernels, code)
+
+
+cdef inline loop2d_fn cast_kernel(int src, int dst) noexcept nogil:
+    return cast_of(kernels, src, dst)
+
+
+cdef inline loop2d_fn fold_kernel(int op, int code) noexcept nogil:
+    return fold_of(kernels, op, code)
+
+
+cdef inline fold_init_fn fold_init_kernel(int op, int code) noexcept nogil:
+    return fold_init_of(kernels, op, code)
+
+
+cdef inline loop2d_fn squared_deviations_kernel(int code) noexcept nogil:
+    return squared_deviations_of(kernels, code)
+
+
+cdef inline scan_fn scan_kernel(int op, int code) noexcept nogil:
+    return scan_of(kernels, op, code)
+
+
+cdef inline total_fn total_kernel(int op, int code) noexcept nogil:
+    return total_of(kernels, op, code)
+
+
+cdef inline argextreme_fn argextreme_kernel(int code) noexcept nogil:
+    return argextreme_of(kernels, code)
