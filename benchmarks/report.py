@@ -8,31 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 from datetime import datetime, timezone
 from pathlib import Path
 
 import arrayx as xp
+from arrayx._bench import cpu_model
 from benchmarks.harness import Timing, settings
 
-__all__ = ["cpu_model", "run_record", "write_json", "write_plot"]
-
-
-def cpu_model() -> str:
-    """The CPU's model name, from ``/proc/cpuinfo`` where there is one.
-
-    Returns
-    -------
-    str
-        For example ``"AMD EPYC"``; ``platform.processor()`` (or ``"unknown CPU"``) elsewhere.
-    """
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+__all__ = ["run_record", "write_json", "write_plot"]
 
 
 def run_record(results: dict[str, list[Timing]], quick: bool) -> dict:

@@ -7,8 +7,7 @@ import platform
 import numpy as np
 
 import arrayx as xp
-from arrayx._bench import Timing, compare, table
-from arrayx._kernels.cpu.iterate import has_openmp
+from arrayx._bench import Timing, compare, environment, table
 
 #: Alternating repeats per case; enough for a stable median, short enough for a quick look.
 REPEATS = 7
@@ -20,18 +19,20 @@ def info() -> str:
     Returns
     -------
     str
-        The arrayx and standard versions, Python and NumPy versions, the devices, the kernel
-        thread count and whether the kernels were built with OpenMP, one per line.
+        The arrayx and standard versions, Python and NumPy versions, the devices, then the
+        machine (CPU model, load, kernel threads and OpenMP, the ISA level the kernels run at,
+        NumPy's own dispatch targets and BLAS), one per line.
     """
     devices = ", ".join(str(d) for d in xp.__array_namespace_info__().devices())
-    return "\n".join([
+    lines = [
         f"arrayx {xp.__version__}",
         f"array API standard: {xp.__array_api_version__}",
         f"python {platform.python_version()}, numpy {np.__version__}",
         f"devices: {devices}",
-        f"kernel threads: {xp.get_num_threads()}",
-        f"OpenMP: {'built' if has_openmp() else 'not built (kernels run on one thread)'}",
-    ])
+    ]
+    lines += [f"{key}: {value}" for key, value in environment().items()
+              if key not in ("arrayx", "numpy")]
+    return "\n".join(lines)
 
 
 def short_benchmark(repeats: int = REPEATS) -> list[Timing]:

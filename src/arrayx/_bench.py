@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import gc
 import os
+import platform
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import median
 
 import numpy as np
@@ -168,25 +170,64 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
     return Timing(name, median(t_ax), median(t_np), target, nbytes)
 
 
+def cpu_model() -> str:
+    """The CPU's model name, from ``/proc/cpuinfo`` where there is one.
+
+    Returns
+    -------
+    str
+        For example ``"AMD EPYC"``; ``platform.processor()`` (or ``"unknown CPU"``) elsewhere.
+    """
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def numpy_dispatch() -> str:
+    """NumPy's baseline and the dispatch targets it found on this CPU.
+
+    Returns
+    -------
+    str
+        For example ``"baseline X86_V2; found X86_V3 X86_V4 AVX512_ICL"``.
+    """
+    try:
+        from numpy._core import _multiarray_umath as umath
+    except ImportError:
+        return "unknown"
+    found = [t for t in umath.__cpu_dispatch__ if umath.__cpu_features__.get(t)]
+    return f"baseline {' '.join(umath.__cpu_baseline__)}; found {' '.join(found) or 'none'}"
+
+
 def environment() -> dict[str, str]:
     """The machine and library settings timings are taken under.
 
     Returns
     -------
     dict of str to str
-        CPU count, load average (other work on the machine skews timings, the threaded
-        kernels' most), arrayx kernel threads and OpenMP, NumPy version and, when
-        ``threadpoolctl`` is importable, NumPy's BLAS.
+        CPU model and count, load average (other work on the machine skews timings, the
+        threaded kernels' most), arrayx kernel threads and OpenMP, the ISA level arrayx's
+        kernels run at (of those the build and the CPU have), NumPy version, NumPy's own
+        dispatch targets and, when ``threadpoolctl`` is importable, NumPy's BLAS.
     """
     import arrayx
+    from arrayx._kernels.cpu import dispatch
     from arrayx._kernels.cpu.iterate import has_openmp
 
     env = {
+        "cpu": cpu_model(),
         "cpus": str(os.cpu_count()),
         "load average (1 min)": f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?",
         "arrayx": arrayx.__version__,
         "arrayx threads": f"{arrayx.get_num_threads()} (OpenMP {'on' if has_openmp() else 'off'})",
+        "arrayx ISA level": f"{dispatch.level()} (this CPU: "
+                            f"{', '.join(dispatch.supported_levels())}; ARRAYX_CPU_LEVEL caps it)",
         "numpy": np.__version__,
+        "numpy dispatch": numpy_dispatch(),
     }
     env["numpy blas"] = _numpy_blas()
     return env
