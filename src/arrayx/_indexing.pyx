@@ -12,9 +12,8 @@ from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
 from arrayx._engine cimport ITEMSIZE
 from arrayx._kernels.cpu.iterate cimport take as parallel_take
-from arrayx._kernels.cpu.kernels cimport (
-    compress_rows, count_true, expand_rows, gather_blocks_kernel, scatter_blocks_kernel,
-)
+from arrayx._kernels.cpu.dispatch cimport gather_blocks_kernel, scatter_blocks_kernel
+from arrayx._kernels.cpu.kernels cimport compress_rows, count_true, expand_rows
 
 import numpy as np
 

@@ -21,6 +21,9 @@ struct KernelSet {
     scan_fn scan[2][NCODES];
     total_fn total[2][NCODES];
     argextreme_fn argextreme[NCODES];
+    move_blocks_fn gather_blocks[NCODES];
+    move_blocks_fn scatter_blocks[NCODES];
+    take_fn take;
 };
 
 void fill_kernel_set_baseline(KernelSet* k);
@@ -93,5 +96,12 @@ inline loop2d_fn squared_deviations_of(const KernelSet* k, int code) {
 inline scan_fn scan_of(const KernelSet* k, int op, int code) { return k->scan[op][code]; }
 inline total_fn total_of(const KernelSet* k, int op, int code) { return k->total[op][code]; }
 inline argextreme_fn argextreme_of(const KernelSet* k, int code) { return k->argextreme[code]; }
+inline move_blocks_fn gather_blocks_of(const KernelSet* k, int code) {
+    return k->gather_blocks[code];
+}
+inline move_blocks_fn scatter_blocks_of(const KernelSet* k, int code) {
+    return k->scatter_blocks[code];
+}
+inline take_fn take_of(const KernelSet* k) { return k->take; }
 
 }  // namespace ax

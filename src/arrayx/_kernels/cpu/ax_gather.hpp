@@ -4,7 +4,7 @@
 #pragma once
 #include "ax_types.hpp"
 
-namespace ax {
+AX_LEVEL_BEGIN
 
 template <class T, bool Gather>
 void move_blocks(char* base_, const int64_t* offs, int64_t nb, int rnd, const int64_t* rshape,
@@ -116,8 +116,6 @@ inline int64_t take_1d(const char* src, int64_t n, int64_t stride, const int64_t
     }
 }
 
-using move_blocks_fn = void (*)(char*, const int64_t*, int64_t, int, const int64_t*,
-                                const int64_t*, char*);
 
 struct GatherTables {
     move_blocks_fn gather[NCODES];
@@ -137,4 +135,4 @@ inline const GatherTables& gather_tables() {
 inline move_blocks_fn gather_blocks_kernel(int code) { return gather_tables().gather[code]; }
 inline move_blocks_fn scatter_blocks_kernel(int code) { return gather_tables().scatter[code]; }
 
-}  // namespace ax
+AX_LEVEL_END

@@ -2,6 +2,7 @@
 // compiler flags and -DAX_LEVEL_NS=<level> -DAX_LEVEL_FILL=fill_kernel_set_<level>: every
 // kernel template is instantiated in the level's own namespace (ax_types.hpp).
 #include "ax_dispatch.hpp"
+#include "ax_gather.hpp"
 #include "ax_ops.hpp"
 #include "ax_reduce.hpp"
 
@@ -25,5 +26,8 @@ void ax::AX_LEVEL_FILL(KernelSet* k) {
         k->where[c] = where_kernel(c);
         k->squared_deviations[c] = squared_deviations_kernel(c);
         k->argextreme[c] = argextreme_kernel(c);
+        k->gather_blocks[c] = gather_blocks_kernel(c);
+        k->scatter_blocks[c] = scatter_blocks_kernel(c);
     }
+    k->take = &take_1d;
 }

@@ -87,6 +87,12 @@ using total_fn = void (*)(const char* in, int64_t n, int64_t stride, char* out);
 // The index of the first largest (want_max) or smallest element of each of `rows` rows.
 using argextreme_fn = void (*)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                bool want_max);
+// Gather (or scatter) nb strided blocks at element offsets from (to) a C-contiguous buffer.
+using move_blocks_fn = void (*)(char* base, const int64_t* offs, int64_t nb, int rnd,
+                                const int64_t* rshape, const int64_t* rstrides, char* flat);
+// out[i] = src[idx[i] * stride] for i < m, idx checked against n: the first bad i, or -1.
+using take_fn = int64_t (*)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
+                            int64_t m, char* out, int itemsize);
 
 // Calls F::template make<C>() for every code C and stores the results in a table.
 template <class F, class Fn, int... Cs>

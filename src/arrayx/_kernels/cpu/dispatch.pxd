@@ -1,7 +1,7 @@
 # The active ISA level's kernel tables (ax_dispatch.hpp), chosen once at import: every caller of
-# a hot kernel (elementwise, casts, folds, scans, arg-extremes, where) takes it from here.
+# a hot kernel (elementwise, casts, folds, scans, arg-extremes, where, gathers) takes it from here.
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, total_fn,
+    argextreme_fn, fold_init_fn, loop2d_fn, move_blocks_fn, scan_fn, take_fn, total_fn,
 )
 
 cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
@@ -17,6 +17,9 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     scan_fn scan_of(const KernelSet* k, int op, int code)
     total_fn total_of(const KernelSet* k, int op, int code)
     argextreme_fn argextreme_of(const KernelSet* k, int code)
+    move_blocks_fn gather_blocks_of(const KernelSet* k, int code)
+    move_blocks_fn scatter_blocks_of(const KernelSet* k, int code)
+    take_fn take_of(const KernelSet* k)
 
 cdef KernelSet* kernels
 
@@ -59,3 +62,15 @@ cdef inline total_fn total_kernel(int op, int code) noexcept nogil:
 
 cdef inline argextreme_fn argextreme_kernel(int code) noexcept nogil:
     return argextreme_of(kernels, code)
+
+
+cdef inline move_blocks_fn gather_blocks_kernel(int code) noexcept nogil:
+    return gather_blocks_of(kernels, code)
+
+
+cdef inline move_blocks_fn scatter_blocks_kernel(int code) noexcept nogil:
+    return scatter_blocks_of(kernels, code)
+
+
+cdef inline take_fn take_kernel() noexcept nogil:
+    return take_of(kernels)

@@ -12,8 +12,9 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+from arrayx._kernels.cpu.dispatch cimport take_kernel
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, take_1d, total_fn,
+    argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, take_fn, total_fn,
 )
 
 cdef extern from "ax_omp.h" nogil:
@@ -416,6 +417,7 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
     """``take_1d`` over ``FOLD_PARTS`` ranges of the indices in parallel (from
     ``GATHER_PARALLEL_MIN`` indices); returns the position of the first bad index, or -1."""
     cdef int threads = num_threads
+    cdef take_fn take_1d = take_kernel()
     if threads == 1 or m < GATHER_PARALLEL_MIN:
         return take_1d(src, n, stride, idx, m, out, itemsize)
     cdef int64_t bad[FOLD_PARTS]

@@ -39,14 +39,14 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     ctypedef void (*gather_fn)(const char* src, const int64_t* idx, int64_t m, char* out)
     gather_fn gather_kernel(int code)
 
-cdef extern from "ax_gather.hpp" namespace "ax" nogil:
+cdef extern from "ax_types.hpp" namespace "ax" nogil:
     ctypedef void (*move_blocks_fn)(char* base, const int64_t* offs, int64_t nb, int rnd,
                                     const int64_t* rshape, const int64_t* rstrides, char* flat)
-    move_blocks_fn gather_blocks_kernel(int code)
-    move_blocks_fn scatter_blocks_kernel(int code)
+    ctypedef int64_t (*take_fn)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
+                                int64_t m, char* out, int itemsize)
+
+cdef extern from "ax_gather.hpp" namespace "ax" nogil:
     int64_t count_true(const uint8_t* mask, int64_t n)
-    int64_t take_1d(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
-                    char* out, int itemsize)
     void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
                        char* dst)
     void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
