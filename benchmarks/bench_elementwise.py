@@ -5,6 +5,8 @@ The small-array and plain ``x + y`` / ``a == b`` cases live in ``bench_foundatio
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 import arrayx as xp
@@ -12,7 +14,7 @@ from benchmarks.harness import Timing, compare
 
 
 def run(repeats: int) -> list[Timing]:
-    """Time the elementwise cases (targets from the elementwise issue).
+    """Time the elementwise cases (targets from the elementwise and vector-width issues).
 
     Parameters
     ----------
@@ -42,10 +44,10 @@ def run(repeats: int) -> list[Timing]:
                 repeats=repeats, target=0.7),
         compare("(3000,1) + (1,3000)", lambda: col + row, lambda: col_np + row_np,
                 repeats=repeats, target=1.0),
-        compare("exp, 10^7", lambda: xp.exp(a), lambda: np.exp(a_np), repeats=repeats,
-                target=0.75, exact=False),
-        compare("sin, 10^7", lambda: xp.sin(a), lambda: np.sin(a_np), repeats=repeats,
-                target=0.75, exact=False),
+        *[compare(f"{name}, 10^7 {dtype}", partial(getattr(xp, name), x),
+                  partial(getattr(np, name), x_np), repeats=repeats, target=0.6, exact=False)
+          for dtype, x, x_np in (("float64", a, a_np), ("float32", f, f_np))
+          for name in ("exp", "log", "sin", "tanh")],
         compare("where(c, x, y), 10^7", lambda: xp.where(c, a, b),
                 lambda: np.where(c_np, a_np, b_np), repeats=repeats, target=0.6),
     ]

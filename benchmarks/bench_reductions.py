@@ -31,6 +31,8 @@ def run(repeats: int) -> list[Timing]:
     small = xp.asarray(small_np)
     v_np = rng.random(10**7)
     v = xp.asarray(v_np)
+    v32_np = v_np.astype(np.float32)
+    v32 = xp.asarray(v32_np)
     m_np = rng.random((3000, 3000))
     m = xp.asarray(m_np)
     s_np = rng.random(10**6)
@@ -42,7 +44,9 @@ def run(repeats: int) -> list[Timing]:
         compare("sum, (10,)", lambda: xp.sum(small), lambda: np.sum(small_np),
                 repeats=repeats, target=1.0, exact=False),
         compare("sum, 10^7", lambda: xp.sum(v), lambda: np.sum(v_np), repeats=repeats,
-                target=1.0, exact=False, nbytes=big),
+                target=0.9, exact=False, nbytes=big),
+        compare("sum, 10^7 float32", lambda: xp.sum(v32), lambda: np.sum(v32_np),
+                repeats=repeats, target=0.9, exact=False, nbytes=big // 2),
         compare("max, 10^7", lambda: xp.max(v), lambda: np.max(v_np), repeats=repeats,
                 target=1.0, nbytes=big),
         compare("argmax, 10^7", lambda: xp.argmax(v), lambda: np.argmax(v_np),
@@ -51,13 +55,16 @@ def run(repeats: int) -> list[Timing]:
                 lambda: np.sum(m_np, axis=0), repeats=repeats, target=0.7, exact=False,
                 nbytes=72 * 10**6),
         compare("sum(axis=1), 3000x3000", lambda: xp.sum(m, axis=1),
-                lambda: np.sum(m_np, axis=1), repeats=repeats, target=1.0, exact=False,
+                lambda: np.sum(m_np, axis=1), repeats=repeats, target=0.9, exact=False,
+                nbytes=72 * 10**6),
+        compare("mean(axis=1), 3000x3000", lambda: xp.mean(m, axis=1),
+                lambda: np.mean(m_np, axis=1), repeats=repeats, target=0.9, exact=False,
                 nbytes=72 * 10**6),
         compare("std(axis=0), 3000x3000", lambda: xp.std(m, axis=0),
-                lambda: np.std(m_np, axis=0), repeats=repeats, target=0.4, exact=False,
+                lambda: np.std(m_np, axis=0), repeats=repeats, target=0.35, exact=False,
                 nbytes=72 * 10**6),
         compare("std(axis=1), 3000x3000", lambda: xp.std(m, axis=1),
-                lambda: np.std(m_np, axis=1), repeats=repeats, target=0.4, exact=False,
+                lambda: np.std(m_np, axis=1), repeats=repeats, target=0.35, exact=False,
                 nbytes=72 * 10**6),
         compare("cumulative_sum, 10^7", lambda: xp.cumulative_sum(v),
                 lambda: np.cumulative_sum(v_np), repeats=repeats, target=0.6, exact=False,
