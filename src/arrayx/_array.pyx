@@ -15,7 +15,7 @@ from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
     MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, parse_shape,
-    permute,
+    permute, slice_first,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
@@ -118,6 +118,8 @@ def _reconstruct(bytes data, tuple shape, str dtype) -> Array:
     return out
 
 
+# Every operation makes an Array: a free list spares the allocator.
+@cython.freelist(64)
 cdef class Array:
     """An n-dimensional array of one of the standard's 13 dtypes, on one device.
 
@@ -477,6 +479,8 @@ cdef class Array:
         >>> x[xp.asarray([1, 0]), 0]
         Array([3, 0], dtype=int64)
         """
+        if type(key) is slice:
+            return view(self, slice_first(self._layout, key))
         if _needs_advanced(key):
             from arrayx._indexing import getitem
             return getitem(self, key)

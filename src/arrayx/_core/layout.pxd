@@ -35,6 +35,7 @@ cdef Layout broadcast_to(Layout a, int ndim, const int64_t* shape)
 cdef Layout flip(Layout a, object axes)
 cdef Layout reshape(Layout a, int ndim, const int64_t* shape)
 cdef Layout basic_index(Layout a, object key)
+cdef Layout slice_first(Layout a, object key)
 cdef int broadcast_shapes(list layouts, int64_t* out) except -1
 
 cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept nogil

@@ -8,6 +8,7 @@ for the CPU and CUDA kernels alike.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.slice cimport PySlice_Unpack
+cimport cython
 from libc.stdint cimport INT64_MAX, int64_t
 from libc.string cimport memcpy
 
@@ -23,6 +24,10 @@ cdef extern from "Python.h":
                                      Py_ssize_t step) nogil
 
 
+# Views and results make and drop layouts on every call: a free list spares the allocator,
+# and since a layout holds no object but a tuple of ints, the cycle collector need not track it.
+@cython.freelist(64)
+@cython.no_gc
 cdef class Layout:
     """Shape, strides (signed, in elements) and offset (in elements) of a strided array."""
 
@@ -478,6 +483,25 @@ cdef Layout reshape(Layout a, int ndim, const int64_t* shape):
         if shape[i] == 1:
             st[i] = 0
     return new_layout(ndim, shape, st, a.offset)
+
+
+cdef Layout slice_first(Layout a, object key):
+    """The view selected by one slice along the first axis (``x[1:5]``: the common key)."""
+    if a.ndim == 0:
+        return basic_index(a, (key,))
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t st[MAXDIM]
+    cdef Py_ssize_t start, stop, step, length
+    PySlice_Unpack(key, &start, &stop, &step)
+    length = PySlice_AdjustIndices(a.shape_[0], &start, &stop, step)
+    memcpy(shape, a.shape_, a.ndim * sizeof(int64_t))
+    memcpy(st, a.strides_, a.ndim * sizeof(int64_t))
+    shape[0] = length
+    # As in basic_index: the product cannot overflow once the slice holds two elements.
+    if length > 1:
+        st[0] = a.strides_[0] * step
+    return new_layout(a.ndim, shape, st, a.offset + start * a.strides_[0] if length > 0
+                      else a.offset)
 
 
 cdef Layout basic_index(Layout a, object key):
