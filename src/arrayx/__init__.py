@@ -133,6 +133,18 @@ from arrayx._manipulation import (
     tile,
     unstack,
 )
+from arrayx._nanfunctions import (
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+)
+from arrayx._pad import pad
 from arrayx._searching import argmax, argmin, count_nonzero, nonzero, searchsorted, where
 from arrayx._sets import isin, unique_all, unique_counts, unique_inverse, unique_values
 from arrayx._sorting import argsort, sort
@@ -174,8 +186,10 @@ __all__ = [
     "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
     "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul",
     "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
-    "multiply", "nan", "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones",
-    "ones_like", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
+    "multiply", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod",
+    "nanstd", "nansum", "nanvar", "negative", "newaxis", "nextafter", "nonzero", "not_equal",
+    "ones",
+    "ones_like", "pad", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
     "remainder", "repeat", "reshape", "result_type", "roll", "round", "searchsorted",
     "set_num_threads", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze",
     "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan", "tanh", "tensordot",
