@@ -6,7 +6,7 @@ import os as _os
 # from other work; set before the OpenMP runtime loads with the first kernel module.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from arrayx import fft, linalg
+from arrayx import _strict, _strict_namespace, fft, linalg
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -159,6 +159,7 @@ from arrayx._statistical import (
     sum,
     var,
 )
+from arrayx._strict import get_strict_flags, reset_strict_flags, set_strict_flags
 from arrayx._utility import all, any, diff
 from arrayx.linalg._matmul import matmul
 from arrayx.linalg._products import tensordot, vecdot
@@ -173,6 +174,7 @@ newaxis = None
 pi = 3.141592653589793
 
 __all__ = [
+    "get_strict_flags", "reset_strict_flags", "set_strict_flags",
     "Array", "Device", "__array_api_version__", "__array_namespace_info__", "abs", "acos", "acosh",
     "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray", "asin", "asinh",
     "astype", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert", "bitwise_left_shift",
@@ -197,3 +199,17 @@ __all__ = [
     "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where",
     "zeros", "zeros_like",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Names strict mode hides raise an error naming the rule (see ``set_strict_flags``)."""
+    if name in _strict.EXTENSIONS:
+        raise _strict.missing(name)
+    raise AttributeError(f"module 'arrayx' has no attribute {name!r}")
+
+
+_strict.EXTENSIONS.update({name: globals()[name] for name in (
+    "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
+    "nansum", "nanvar")})
+_strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
+_strict.from_environment()
