@@ -6,7 +6,7 @@ import os as _os
 # from other work; set before the OpenMP runtime loads with the first kernel module.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from arrayx import _strict, _strict_namespace, fft, linalg
+from arrayx import _strict, _strict_namespace, fft, lib, linalg
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -184,7 +184,7 @@ __all__ = [
     "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal", "exp", "expand_dims",
     "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
-    "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
+    "iinfo", "imag", "inf", "lib", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
     "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
     "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul",
     "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
@@ -209,7 +209,7 @@ def __getattr__(name: str) -> object:
 
 
 _strict.EXTENSIONS.update({name: globals()[name] for name in (
-    "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
+    "lib", "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
     "nansum", "nanvar")})
 _strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
 _strict.from_environment()

@@ -33,9 +33,14 @@ RULES = {
     "bool-sum": "the standard leaves the result of summing or multiplying booleans unspecified; "
                 "pass dtype= or cast first (" + SPEC + "API_specification/generated/"
                 "array_api.sum.html)",
-    "boolean-indexing": "boolean array indexing is data-dependent, which the standard makes "
-                        f"optional ({SPEC}API_specification/indexing.html#boolean-array-indexing"
-                        "); strict mode's boolean_indexing flag is off",
+    "where": "the standard's where takes a condition and two values: where(condition, x1, x2,"
+             f" /); use nonzero ({SPEC}API_specification/generated/array_api.where.html)",
+    "logical": "the standard's logical functions take bool arrays only "
+               f"({SPEC}API_specification/generated/array_api.logical_and.html)",
+    "boolean-indexing": "boolean array indexing gives a shape that depends on the data, which "
+                        "the standard makes optional ("
+                        f"{SPEC}API_specification/indexing.html#boolean-array-indexing); the "
+                        "boolean_indexing or data_dependent_shapes flag is off",
     "data-dependent": "output shapes that depend on the data are optional in the standard "
                       f"({SPEC}design_topics/data_dependent_output_shapes.html); strict mode's "
                       "data_dependent_shapes flag is off",
