@@ -293,3 +293,13 @@ def test_numpy_methods_are_not_members() -> None:
     assert "sum" not in dir(xp.Array)
     with pytest.raises(AttributeError, match="no attribute 'frobnicate'"):
         xp.asarray([1]).frobnicate  # noqa: B018
+
+
+def test_the_docs_table_is_the_dispatch() -> None:
+    rows = dict(_numpy_functions.table())
+    assert rows["sum"] == "arrayx.sum" and rows["concatenate"] == "arrayx.concat"
+    assert rows["transpose"] == "arrayx.permute_dims" and rows["add.reduce"] == "arrayx.sum"
+    assert rows["arccos"] == "arrayx.acos" and rows["nanmean"] == "arrayx.nanmean"
+    assert rows["einsum"] == rows["cbrt"] == rows["isclose"] == "NumPy fallback"
+    served = {f for f in _numpy_functions.IMPLEMENTATIONS if f.__name__ in rows}
+    assert all(rows[f.__name__].startswith("arrayx.") for f in served)
