@@ -5,6 +5,7 @@ array with NumPy's values, computed the same way on NumPy data."""
 
 from __future__ import annotations
 
+import operator
 import os
 import subprocess
 import sys
@@ -223,3 +224,66 @@ def test_cubed_executors_on_an_arrayx_backend(tmp_path: Path) -> None:
 def test_sklearn_roc_with_array_api_dispatch(tmp_path: Path) -> None:
     pytest.importorskip("sklearn", reason="scikit-learn needs Python 3.11")
     assert "roc ok" in _run(SKLEARN, tmp_path, {"SCIPY_ARRAY_API": "1"})
+
+
+# --- dask's NEP-18 dispatch tests (dask/array/tests/test_dispatch.py and
+# test_array_function.py), with arrayx chunks and arrayx arrays in place of the wrapped NumPy
+# arrays ---------------------------------------------------------------------------------------
+
+DASK_FUNCTIONS = {
+    "concatenate": lambda x: np.concatenate([x, x]),
+    "cov": lambda x: np.cov(x, x),
+    "dot": lambda x: np.dot(x, x),
+    "dstack": lambda x: np.dstack((x, x)),
+    "flip": lambda x: np.flip(x, axis=0),
+    "hstack": lambda x: np.hstack((x, x)),
+    "matmul": lambda x: np.matmul(x, x),
+    "mean": lambda x: np.mean(x),
+    "stack": lambda x: np.stack([x, x]),
+    "block": lambda x: np.block([x, x]),
+    "sum": lambda x: np.sum(x),
+    "var": lambda x: np.var(x),
+    "vstack": lambda x: np.vstack((x, x)),
+    "norm": lambda x: np.linalg.norm(x),
+    "min": lambda x: np.min(x),
+    "amin": lambda x: np.amin(x),
+    "round": lambda x: np.round(x),
+    "insert": lambda x: np.insert(x, 0, 3, axis=0),
+    "delete": lambda x: np.delete(x, 0, axis=0),
+    "select": lambda x: np.select([x < 0.3, x < 0.6, x > 0.7], [x * 2, x, x / 2], default=0.65),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DASK_FUNCTIONS))
+def test_dask_array_function_on_arrayx_chunks(case: str) -> None:
+    da = pytest.importorskip("dask.array")
+    a = np.random.default_rng(1).random((20, 20))
+    d = da.from_array(xp.asarray(a), chunks=(10, 10), asarray=False)
+    got = DASK_FUNCTIONS[case](d)
+    assert isinstance(got, da.Array)
+    same(got.compute(scheduler="threads"), DASK_FUNCTIONS[case](a))
+
+
+BINARY_OPS = [operator.add, operator.eq, operator.gt, operator.ge, operator.lt, operator.le,
+              operator.mod, operator.mul, operator.ne, operator.pow, operator.sub,
+              operator.truediv, operator.floordiv, np.add, np.subtract, np.equal, np.matmul,
+              np.dot, lambda x, y: np.stack([x, y])]
+
+
+@pytest.mark.parametrize("op", BINARY_OPS, ids=lambda f: getattr(f, "__name__", "stack"))
+def test_dask_wins_over_arrayx_either_side(op: Callable) -> None:
+    """dask's type precedence: a dask array beside an arrayx array gives a dask array."""
+    da = pytest.importorskip("dask.array")
+    a = np.random.default_rng(2).random((10, 10)) + 0.5
+    d = da.from_array(xp.asarray(a), chunks=(5, 5), asarray=False)
+    x = xp.asarray(a)
+    assert type(op(d, x)) is type(op(x, d)) is da.Array
+    same(op(x, d).compute(scheduler="threads"), op(a, a))
+
+
+def test_arrayx_is_a_valid_dask_chunk() -> None:
+    """arrayx registers itself as a chunk type when dask first builds on it."""
+    da = pytest.importorskip("dask.array")
+    from dask.array.chunk_types import is_valid_array_chunk, is_valid_chunk_type
+    da.from_array(xp.asarray([1.0]), chunks=1, asarray=False)
+    assert is_valid_chunk_type(xp.Array) and is_valid_array_chunk(xp.asarray([1.0]))

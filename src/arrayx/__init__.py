@@ -6,7 +6,7 @@ import os as _os
 # from other work; set before the OpenMP runtime loads with the first kernel module.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from arrayx import _strict, _strict_namespace, fft, lib, linalg
+from arrayx import _dask, _strict, _strict_namespace, fft, lib, linalg
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -213,3 +213,4 @@ _strict.EXTENSIONS.update({name: globals()[name] for name in (
     "nansum", "nanvar")})
 _strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
 _strict.from_environment()
+_dask.register()

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 import arrayx as _xp
-from arrayx import _numpy_fallback, _strict
+from arrayx import _dask, _numpy_fallback, _strict
 from arrayx._array import Array
 
 #: The NumPy function each adapter serves, filled by ``@implements``.
@@ -44,6 +44,7 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     name = func.__name__
     if _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"numpy.{name}", "protocols"))
+    _dask.register()
     if not all(issubclass(t, (Array, np.ndarray)) for t in types):
         return NotImplemented  # another library's arrays (dask, ...) take over
     if kwargs.get("out") is not None:

@@ -54,8 +54,11 @@ METHODS.update({"reshape": _varargs(np.reshape), "transpose": _varargs(np.transp
                 "flatten": _flatten, "item": _item, "tolist": _tolist})
 
 
-def method(a: Array, name: str) -> Callable:
-    """``a.name`` for one of NumPy's method names, else AttributeError."""
+def method(a: Array, name: str) -> Any:
+    """``a.name`` for one of NumPy's method names (and NumPy's ``__array_priority__``, 0.0),
+    else AttributeError."""
+    if name == "__array_priority__":  # dask's tensordot compares operands' priorities
+        return 0.0
     func = METHODS.get(name)
     if func is None:
         raise AttributeError(f"'arrayx.Array' object has no attribute {name!r}")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import arrayx as _xp
-from arrayx import _numpy_fallback, _strict
+from arrayx import _dask, _numpy_fallback, _strict
 from arrayx._array import Array
 
 #: NumPy's ufuncs by the arrayx function they are (NumPy's aliases are the same objects, so
@@ -46,6 +46,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     """``Array.__array_ufunc__``: ``ufunc.method(*inputs, **kwargs)`` on arrayx arrays."""
     if _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"numpy.{ufunc.__name__}", "protocols"))
+    _dask.register()
     if not all(isinstance(i, (*_numpy_fallback.ARRAY_TYPES, bool, int, float, complex))
                for i in inputs):
         return NotImplemented  # another library's arrays (dask, ...) take over
