@@ -108,6 +108,7 @@ def test_accumulate(ufunc: np.ufunc, a: np.ndarray) -> None:
 
 def test_other_ufunc_methods_fall_back() -> None:
     numpy_and_arrayx(np.add.outer, B[0], B[1])
+    numpy_and_arrayx(np.add.reduce, B, axis=1, initial=10.0)
     numpy_and_arrayx(np.add.reduceat, B[0], [0, 2])
     x = xp.zeros(3)
     np.add.at(x, np.array([0, 0, 2]), 1.0)
@@ -303,3 +304,11 @@ def test_the_docs_table_is_the_dispatch() -> None:
     assert rows["einsum"] == rows["cbrt"] == rows["isclose"] == "NumPy fallback"
     served = {f for f in _numpy_functions.IMPLEMENTATIONS if f.__name__ in rows}
     assert all(rows[f.__name__].startswith("arrayx.") for f in served)
+
+
+def test_object_operands_raise_naming_the_function() -> None:
+    objects = np.array([1, None], dtype=object)
+    with pytest.raises(TypeError, match="numpy.concatenate returned the NumPy dtype object"):
+        np.concatenate([xp.asarray([1.0]), objects])
+    with pytest.raises(TypeError, match="numpy.equal returned the NumPy dtype object"):
+        np.equal(xp.asarray([1.0, 2.0]), objects, dtype=object)

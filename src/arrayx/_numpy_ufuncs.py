@@ -39,7 +39,7 @@ ACCUMULATE: dict[np.ufunc, Any] = {np.add: _xp.cumulative_sum, np.multiply: _xp.
 
 #: Keywords NumPy's ufuncs take whose default is the only value arrayx honours.
 DEFAULTS = {"casting": "same_kind", "order": "K", "where": True, "subok": True}
-UNSUPPORTED = ("signature", "sig", "axes", "initial", "extobj")
+UNSUPPORTED = ("signature", "sig", "axes", "extobj")
 
 
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
