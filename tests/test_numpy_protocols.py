@@ -312,3 +312,13 @@ def test_object_operands_raise_naming_the_function() -> None:
         np.concatenate([xp.asarray([1.0]), objects])
     with pytest.raises(TypeError, match="numpy.equal returned the NumPy dtype object"):
         np.equal(xp.asarray([1.0, 2.0]), objects, dtype=object)
+
+
+def test_numpy_subclasses_are_not_adopted() -> None:
+    """A masked array adopted as a plain view would lose its mask: arrayx declines it (and so
+    does the masked array, so NumPy raises TypeError rather than compute a wrong result)."""
+    masked = np.ma.masked_array([1.0, 2.0], mask=[True, False])
+    with pytest.raises(TypeError, match="NotImplemented"):
+        np.add(xp.asarray([1.0, 1.0]), masked)
+    with pytest.raises(TypeError, match="no implementation"):
+        np.concatenate([xp.asarray([1.0]), masked])

@@ -20,8 +20,13 @@ from arrayx import _devices, _dtypes
 from arrayx._array import Array
 from arrayx._creation import asarray
 
-#: Types whose instances the NumPy protocols read as arrays: arrayx's and NumPy's own.
-ARRAY_TYPES = (Array, np.ndarray, np.generic)
+
+def is_ours(obj: Any) -> bool:
+    """Whether the protocols take ``obj`` as an operand: arrayx arrays, NumPy's own arrays and
+    scalars (not subclasses such as masked arrays, whose meaning a view would lose) and Python
+    scalars. Anything else is another library's, which NumPy then asks."""
+    return isinstance(obj, (Array, np.generic, bool, int, float, complex)) \
+        or type(obj) is np.ndarray
 
 
 def adopt(obj: Any) -> Any:

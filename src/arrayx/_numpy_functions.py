@@ -45,7 +45,7 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     if _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"numpy.{name}", "protocols"))
     _dask.register()
-    if not all(issubclass(t, (Array, np.ndarray)) for t in types):
+    if not all(t is np.ndarray or issubclass(t, Array) for t in types):
         return NotImplemented  # another library's arrays (dask, ...) take over
     if kwargs.get("out") is not None:
         _numpy_fallback.check_out(kwargs["out"], name)

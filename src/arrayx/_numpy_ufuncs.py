@@ -47,8 +47,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     if _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"numpy.{ufunc.__name__}", "protocols"))
     _dask.register()
-    if not all(isinstance(i, (*_numpy_fallback.ARRAY_TYPES, bool, int, float, complex))
-               for i in inputs):
+    if not all(_numpy_fallback.is_ours(i) for i in inputs):
         return NotImplemented  # another library's arrays (dask, ...) take over
     name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
     out = kwargs.pop("out", None)
