@@ -171,7 +171,10 @@ def main():
         "mean": (lambda c: cxp.mean(c, axis=1), a.mean(axis=1)),
     }
     for executor in (None, ThreadsExecutor(), ProcessesExecutor()):
-        for name, (f, expected) in cases.items():
+        # Every case single-threaded; two on the pools, each of whose runs starts workers.
+        names = cases if executor is None else ("nanmean", "matmul")
+        for name in names:
+            f, expected = cases[name]
             got = f(c).compute(executor=executor)
             assert isinstance(got, xp.Array), (name, type(got))
             np.testing.assert_allclose(np.asarray(got), expected, equal_nan=True)
