@@ -22,6 +22,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "measured",
+    "numpy_dispatch",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}

@@ -6,7 +6,7 @@ import os as _os
 # from other work; set before the OpenMP runtime loads with the first kernel module.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from arrayx import fft, linalg
+from arrayx import _dask, _strict, _strict_namespace, fft, lib, linalg
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -133,6 +133,18 @@ from arrayx._manipulation import (
     tile,
     unstack,
 )
+from arrayx._nanfunctions import (
+    nanargmax,
+    nanargmin,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+)
+from arrayx._pad import pad
 from arrayx._searching import argmax, argmin, count_nonzero, nonzero, searchsorted, where
 from arrayx._sets import isin, unique_all, unique_counts, unique_inverse, unique_values
 from arrayx._sorting import argsort, sort
@@ -147,6 +159,7 @@ from arrayx._statistical import (
     sum,
     var,
 )
+from arrayx._strict import get_strict_flags, reset_strict_flags, set_strict_flags
 from arrayx._utility import all, any, diff
 from arrayx.linalg._matmul import matmul
 from arrayx.linalg._products import tensordot, vecdot
@@ -161,6 +174,7 @@ newaxis = None
 pi = 3.141592653589793
 
 __all__ = [
+    "get_strict_flags", "reset_strict_flags", "set_strict_flags",
     "Array", "Device", "__array_api_version__", "__array_namespace_info__", "abs", "acos", "acosh",
     "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray", "asin", "asinh",
     "astype", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert", "bitwise_left_shift",
@@ -170,12 +184,14 @@ __all__ = [
     "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal", "exp", "expand_dims",
     "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
-    "iinfo", "imag", "inf", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
+    "iinfo", "imag", "inf", "lib", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
     "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
     "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul",
     "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
-    "multiply", "nan", "negative", "newaxis", "nextafter", "nonzero", "not_equal", "ones",
-    "ones_like", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
+    "multiply", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod",
+    "nanstd", "nansum", "nanvar", "negative", "newaxis", "nextafter", "nonzero", "not_equal",
+    "ones",
+    "ones_like", "pad", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
     "remainder", "repeat", "reshape", "result_type", "roll", "round", "searchsorted",
     "set_num_threads", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze",
     "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan", "tanh", "tensordot",
@@ -183,3 +199,18 @@ __all__ = [
     "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where",
     "zeros", "zeros_like",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Names strict mode hides raise an error naming the rule (see ``set_strict_flags``)."""
+    if name in _strict.EXTENSIONS:
+        raise _strict.missing(name)
+    raise AttributeError(f"module 'arrayx' has no attribute {name!r}")
+
+
+_strict.EXTENSIONS.update({name: globals()[name] for name in (
+    "lib", "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
+    "nansum", "nanvar")})
+_strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
+_strict.from_environment()
+_dask.register()

@@ -1309,6 +1309,96 @@ cdef class Array:
             return out.copy()
         return out
 
+    def __getattr__(self, name):
+        # Only names the type lacks get here: NumPy's methods for dask's chunk code.
+        from arrayx._numpy_methods import method
+        return method(self, name)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NEP 13: a NumPy ufunc called on arrayx arrays runs on arrayx and returns arrayx arrays.
+
+        ``np.add(x, y)``, ``np.exp(x)``, ``x + numpy_array``, ``numpy_array + x`` and
+        ``np.add.reduce(x)`` call arrayx's functions; NumPy operands are adopted without a copy;
+        ufuncs arrayx lacks fall back to NumPy on views of CPU memory. See
+        :doc:`/guide/pydata`.
+
+        Parameters
+        ----------
+        ufunc : numpy.ufunc
+            The ufunc called.
+        method : str
+            ``"__call__"``, ``"reduce"``, ``"accumulate"``, ``"outer"``, ``"at"`` ...
+        *inputs : Array, numpy.ndarray or Python scalar
+            Its operands.
+        **kwargs
+            Its keywords; ``out=`` must be arrayx arrays.
+
+        Returns
+        -------
+        Array or tuple of Array
+            The result, or NotImplemented for operands of other libraries.
+
+        Raises
+        ------
+        TypeError
+            For ``casting=``, ``where=`` or ``order=`` other than the default, ``out=`` a NumPy
+            array, a fallback for an array not in CPU memory, or in strict mode.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> import numpy as np
+        >>> np.exp(xp.asarray([0.0, 1.0]))
+        Array([1.        , 2.71828183], dtype=float64)
+        >>> np.arange(3) + xp.asarray([1, 1, 1])
+        Array([1, 2, 3], dtype=int64)
+        """
+        from arrayx._numpy_ufuncs import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NEP 18: a NumPy function called on arrayx arrays returns arrayx arrays.
+
+        Functions the standard has (``np.sum``, ``np.concatenate``, ``np.transpose``, ...) run
+        on arrayx; the rest run on NumPy views of CPU memory and hand back arrayx arrays. See
+        :doc:`/guide/pydata` for the table.
+
+        Parameters
+        ----------
+        func : callable
+            The NumPy function called.
+        types : collection of types
+            The types of the arguments that implement the protocol.
+        args : tuple
+            Its positional arguments.
+        kwargs : dict
+            Its keyword arguments.
+
+        Returns
+        -------
+        object
+            The function's result with arrays as arrayx arrays, or NotImplemented when another
+            library's arrays take part.
+
+        Raises
+        ------
+        TypeError
+            For a fallback with an array not in CPU memory, a result dtype arrayx lacks,
+            ``out=`` a NumPy array, or in strict mode.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> import numpy as np
+        >>> x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+        >>> np.mean(x, axis=0)
+        Array([2., 3.], dtype=float64)
+        >>> np.median(x)
+        Array(2.5, dtype=float64)
+        """
+        from arrayx._numpy_functions import array_function
+        return array_function(func, types, args, kwargs)
+
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Export the array as a DLPack capsule, for ``from_dlpack`` of any library.
 
@@ -1513,6 +1603,9 @@ cdef object inplace_op(int op, Array a, object b):
         y = <Array>b
     elif _is_scalar(b):
         y = _scalar_operand(b, a, BINARY_NAMES[op])
+    elif isinstance(b, (np.ndarray, np.generic)):
+        from arrayx._creation import asarray  # a NumPy operand is adopted without a copy
+        y = asarray(b)
     else:
         return NotImplemented
     if not a._writeable:

@@ -21,6 +21,14 @@ __all__ = [
 ]
 
 
+def _truth(x: Array | complex) -> Array | complex:
+    """A numeric array's truth (nonzero) for the logical functions, as NumPy takes it (an
+    extension: the standard's logical functions take bool; strict mode refuses the rest)."""
+    if isinstance(x, Array) and x.dtype != "bool":
+        return apply_binary("not_equal", x, 0)
+    return x
+
+
 def abs(x: Array, /) -> Array:
     """The absolute value of each element.
 
@@ -687,17 +695,13 @@ def logical_not(x: Array, /) -> Array:
     Parameters
     ----------
     x : Array
-        Input array of the bool dtype.
+        Input array of the bool dtype (a numeric array counts as its truth, nonzero, as in
+        NumPy: an extension).
 
     Returns
     -------
     Array
-        An array of ``x``'s dtype and shape.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not of the bool dtype.
+        A bool array of ``x``'s shape.
 
     Examples
     --------
@@ -705,7 +709,7 @@ def logical_not(x: Array, /) -> Array:
     >>> xp.logical_not(xp.asarray([True, False]))
     Array([False,  True], dtype=bool)
     """
-    return apply_unary("logical_not", x)
+    return apply_unary("logical_not", _truth(x))
 
 
 def negative(x: Array, /) -> Array:
@@ -1644,17 +1648,17 @@ def logical_and(x1: Array | complex, x2: Array | complex, /) -> Array:
     ----------
     x1, x2 : Array or Python scalar
         The operands, of the bool dtype: two arrays, or one array and one Python scalar; broadcast
-    together.
+        together. Numeric arrays count as their truth (nonzero), as in NumPy: an extension.
 
     Returns
     -------
     Array
-        An array of the broadcast shape, with the dtype ``x1`` and ``x2`` promote to.
+        A bool array of the broadcast shape.
 
     Raises
     ------
     TypeError
-        If an operand is not of the bool dtype, or the two do not promote.
+        If a Python scalar operand is not a bool.
 
     Examples
     --------
@@ -1662,7 +1666,7 @@ def logical_and(x1: Array | complex, x2: Array | complex, /) -> Array:
     >>> xp.logical_and(xp.asarray([True, True]), xp.asarray([True, False]))
     Array([ True, False], dtype=bool)
     """
-    return apply_binary("logical_and", x1, x2)
+    return apply_binary("logical_and", _truth(x1), _truth(x2))
 
 
 def logical_or(x1: Array | complex, x2: Array | complex, /) -> Array:
@@ -1672,25 +1676,27 @@ def logical_or(x1: Array | complex, x2: Array | complex, /) -> Array:
     ----------
     x1, x2 : Array or Python scalar
         The operands, of the bool dtype: two arrays, or one array and one Python scalar; broadcast
-    together.
+        together. Numeric arrays count as their truth (nonzero), as in NumPy: an extension.
 
     Returns
     -------
     Array
-        An array of the broadcast shape, with the dtype ``x1`` and ``x2`` promote to.
+        A bool array of the broadcast shape.
 
     Raises
     ------
     TypeError
-        If an operand is not of the bool dtype, or the two do not promote.
+        If a Python scalar operand is not a bool.
 
     Examples
     --------
     >>> import arrayx as xp
     >>> xp.logical_or(xp.asarray([False, False]), xp.asarray([True, False]))
     Array([ True, False], dtype=bool)
+    >>> xp.logical_or(xp.asarray([0.0, 2.0]), xp.asarray([0, 0]))
+    Array([False,  True], dtype=bool)
     """
-    return apply_binary("logical_or", x1, x2)
+    return apply_binary("logical_or", _truth(x1), _truth(x2))
 
 
 def logical_xor(x1: Array | complex, x2: Array | complex, /) -> Array:
@@ -1700,17 +1706,17 @@ def logical_xor(x1: Array | complex, x2: Array | complex, /) -> Array:
     ----------
     x1, x2 : Array or Python scalar
         The operands, of the bool dtype: two arrays, or one array and one Python scalar; broadcast
-    together.
+        together. Numeric arrays count as their truth (nonzero), as in NumPy: an extension.
 
     Returns
     -------
     Array
-        An array of the broadcast shape, with the dtype ``x1`` and ``x2`` promote to.
+        A bool array of the broadcast shape.
 
     Raises
     ------
     TypeError
-        If an operand is not of the bool dtype, or the two do not promote.
+        If a Python scalar operand is not a bool.
 
     Examples
     --------
@@ -1718,7 +1724,7 @@ def logical_xor(x1: Array | complex, x2: Array | complex, /) -> Array:
     >>> xp.logical_xor(xp.asarray([True, True]), xp.asarray([True, False]))
     Array([False,  True], dtype=bool)
     """
-    return apply_binary("logical_xor", x1, x2)
+    return apply_binary("logical_xor", _truth(x1), _truth(x2))
 
 
 def maximum(x1: Array | complex, x2: Array | complex, /) -> Array:

@@ -18,6 +18,8 @@ from arrayx._kernels.cpu.kernels cimport compress_rows, count_true, expand_rows
 import numpy as np
 
 from arrayx._dtypes import promote
+from arrayx._strict import FLAGS as _FLAGS
+from arrayx._strict import rule as _rule
 from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
 from arrayx._searching import nonzero
 from arrayx._statistical import max as _max
@@ -43,6 +45,8 @@ cdef object _as_index(object k):
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
     if (<Array>a)._layout.ndim == 0:
         return bool(a) if (<Array>a)._code == 0 else a.__index__()
+    if (<Array>a)._code == 0 and not (_FLAGS.boolean_indexing and _FLAGS.data_dependent_shapes):
+        raise IndexError(_rule("boolean array indexing", "boolean-indexing"))
     return _checked_uint64(<Array>a)
 
 
@@ -205,6 +209,8 @@ cdef Array _leading_mask(Array a, object key):
     cdef int k = m._layout.ndim
     if k == 0 or k > a._layout.ndim or m.shape != a.shape[:k]:
         return None
+    if not (_FLAGS.boolean_indexing and _FLAGS.data_dependent_shapes):
+        raise IndexError(_rule("boolean array indexing", "boolean-indexing"))
     return m if m._layout.c_contiguous else contiguous_copy(m, 0)
 
 

@@ -20,8 +20,11 @@ __all__ = [
 ]
 
 
-def where(condition, x1, x2, /) -> Array:
+def where(condition, x1=None, x2=None, /) -> object:
     """Elements of ``x1`` where ``condition`` is true, of ``x2`` elsewhere.
+
+    ``where(condition)`` alone is ``nonzero(condition)``, as in NumPy (an extension: the
+    standard needs all three arguments).
 
     Parameters
     ----------
@@ -34,13 +37,14 @@ def where(condition, x1, x2, /) -> Array:
     Returns
     -------
     Array
-        A new array of the broadcast shape and of the dtype ``x1`` and ``x2`` promote to.
+        A new array of the broadcast shape and of the dtype ``x1`` and ``x2`` promote to
+        (with ``condition`` alone: the tuple of index arrays ``nonzero`` gives).
 
     Raises
     ------
     TypeError
-        If ``condition`` is not bool, both values are Python scalars, or the dtypes do not
-        promote.
+        If ``condition`` is not bool, both values are Python scalars, only one is given, or
+        the dtypes do not promote.
     ValueError
         If the shapes do not broadcast together.
 
@@ -50,11 +54,15 @@ def where(condition, x1, x2, /) -> Array:
     >>> x = xp.asarray([1.0, -2.0, 3.0])
     >>> xp.where(x > 0, x, 0.0)
     Array([1., 0., 3.], dtype=float64)
+    >>> xp.where(x > 0)
+    (Array([0, 2], dtype=int64),)
     """
     if not isinstance(condition, Array):
         raise TypeError(f"where's condition must be an arrayx array, got "
                         f"{type(condition).__name__}")
     cdef Array c = <Array>condition
+    if x1 is None and x2 is None:
+        return nonzero(c)
     if not isinstance(x1, Array) and not isinstance(x2, Array):
         raise TypeError("where needs x1 or x2 to be an array")
     if not isinstance(x1, Array):

@@ -17,12 +17,14 @@ cdef int ADD = BINARY_NAMES.index("add"), MULTIPLY = BINARY_NAMES.index("multipl
 
 
 cdef int _sum_code(int code, object dtype, str name) except -1:
-    """The accumulator dtype of sum and prod: the standard's defaults, or ``dtype``."""
+    """The accumulator dtype of sum and prod: the standard's defaults, or ``dtype``.
+
+    Bool input sums (and multiplies) to the default integer dtype, as NumPy, CuPy and PyTorch
+    do; the standard leaves it open, so it is an extension (strict mode raises instead).
+    """
     if dtype is not None:
         return code_of(dtype)
-    if code == 0:
-        raise TypeError(f"{name} does not accept bool input; pass dtype=")
-    if 1 <= code <= 4:
+    if code <= 4:
         return 4
     if 5 <= code <= 8:
         return 8
@@ -44,12 +46,12 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Parameters
     ----------
     x : Array
-        A numeric array (bool needs an explicit ``dtype``).
+        A numeric or bool array.
     axis : int or tuple of ints, optional
         The axes to reduce; None (default) reduces all.
     dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
-        unsigned integers, ``x``'s dtype for floating point.
+        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
+        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
     keepdims : bool, optional
         Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
 
@@ -57,11 +59,6 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     -------
     Array
         The sums; 0-d when every axis is reduced. An empty sum is 0.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is bool and no ``dtype`` is given.
 
     Examples
     --------
@@ -73,6 +70,8 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Array([[4, 6]], dtype=int64)
     >>> xp.sum(xp.asarray([0.5, 0.25]))
     Array(0.75, dtype=float64)
+    >>> xp.sum(xp.asarray([True, False, True]))
+    Array(2, dtype=int64)
     """
     cdef Array a = as_array(x, "sum")
     return _fold(FOLD_SUM, a, reduction_axes(axis, a._layout.ndim),
@@ -85,12 +84,12 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Parameters
     ----------
     x : Array
-        A numeric array (bool needs an explicit ``dtype``).
+        A numeric or bool array.
     axis : int or tuple of ints, optional
         The axes to reduce; None (default) reduces all.
     dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
-        unsigned integers, ``x``'s dtype for floating point.
+        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
+        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
     keepdims : bool, optional
         Keep the reduced axes as axes of size one.
 
@@ -98,11 +97,6 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     -------
     Array
         The products; an empty product is 1.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is bool and no ``dtype`` is given.
 
     Examples
     --------
@@ -358,12 +352,12 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
     Parameters
     ----------
     x : Array
-        A numeric array.
+        A numeric or bool array.
     axis : int, optional
         The axis to accumulate along; required when ``x`` has more than one dimension.
     dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
-        unsigned integers, ``x``'s dtype for floating point.
+        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
+        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
     include_initial : bool, optional
         Start with a zero, making the axis one longer (default False).
 
@@ -385,6 +379,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
     >>> xp.cumulative_sum(xp.asarray([[1, 2], [3, 4]]), axis=1, include_initial=True)
     Array([[0, 1, 3],
            [0, 3, 7]], dtype=int64)
+    >>> xp.cumulative_sum(xp.asarray([True, True, False]))
+    Array([1, 2, 2], dtype=int64)
     """
     return _scan(ADD, x, axis, dtype, include_initial, 0, "cumulative_sum")
 
@@ -395,12 +391,12 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     Parameters
     ----------
     x : Array
-        A numeric array.
+        A numeric or bool array.
     axis : int, optional
         The axis to accumulate along; required when ``x`` has more than one dimension.
     dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for signed and ``uint64`` for
-        unsigned integers, ``x``'s dtype for floating point.
+        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
+        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
     include_initial : bool, optional
         Start with a one, making the axis one longer (default False).
 

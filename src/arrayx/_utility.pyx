@@ -87,19 +87,21 @@ def any(x, /, *, axis=None, keepdims=False) -> Array:
     return _logical_reduce(FOLD_MAX, x, axis, keepdims, "any")
 
 
-def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
+def diff(x, /, n=1, axis=-1, *, prepend=None, append=None) -> Array:
     """The ``n``-th forward difference of ``x`` along ``axis``.
 
-    One difference is ``x[i + 1] - x[i]``; ``n`` of them are taken in turn.
+    One difference is ``x[i + 1] - x[i]``; ``n`` of them are taken in turn. ``n`` and ``axis``
+    may be given by position, in NumPy's order (``diff(x, 2)``): an extension, as the standard
+    makes them keyword-only.
 
     Parameters
     ----------
     x : Array
         An array of at least one dimension; numeric, or bool (where the difference is "differs").
-    axis : int, optional
-        The axis to difference along; default -1, the last.
     n : int, optional
         How many times to difference; non-negative, default 1.
+    axis : int, optional
+        The axis to difference along; default -1, the last.
     prepend, append : Array, optional
         Values joined to ``x`` along ``axis`` before differencing (of ``x``'s shape off
         ``axis``).
@@ -111,6 +113,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
 
     Raises
     ------
+    TypeError
+        If ``n`` is not an integer.
     ValueError
         If ``x`` is 0-d or ``n`` is negative.
 
@@ -122,12 +126,17 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
     Array([3, 5, 7], dtype=int64)
     >>> xp.diff(x, n=2)
     Array([2, 2], dtype=int64)
+    >>> xp.diff(x, 2)
+    Array([2, 2], dtype=int64)
     >>> xp.diff(x, prepend=xp.asarray([0]))
     Array([1, 3, 5, 7], dtype=int64)
     """
     cdef Array a = as_array(x, "diff")
     if a._layout.ndim == 0:
         raise ValueError("diff needs an array of at least one dimension")
+    if isinstance(n, bool) or not hasattr(n, "__index__"):
+        raise TypeError(f"diff's n must be an integer, not {type(n).__name__}")
+    n = n.__index__()
     if n < 0:
         raise ValueError(f"diff's n must be non-negative, got {n}")
     cdef int ax = normalize_axis(axis, a._layout.ndim)

@@ -1,0 +1,67 @@
+"""NumPy's array methods on arrayx arrays (``x.sum()``, ``x.reshape(2, 3)``, ``x.astype(t)``).
+
+The standard's array object has no such methods, but dask's chunk functions call them on every
+chunk (``_concatenate2(...).sum(axis=...)``, ``a.squeeze(axis)``, ``meta.reshape(...)``), as
+CuPy's arrays have them. ``Array.__getattr__``, which Python consults only when an attribute
+is not found, answers these names with the NumPy function of the same name bound to the array,
+so each method runs as that function does through NEP 18 (on arrayx, or through the fallback),
+and the standard's members pay nothing for it. Strict mode turns them off.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from arrayx import _strict
+from arrayx._array import Array
+
+
+def _varargs(func: Callable) -> Callable:
+    """NumPy's ``a.reshape(2, 3)`` and ``a.transpose(1, 0)`` take the tuple spread out."""
+    def method(a: Array, *args: Any, **kwargs: Any) -> Any:
+        if len(args) > 1 or (len(args) == 1 and isinstance(args[0], int)
+                             and func is np.transpose):
+            args = (args,)
+        return func(a, *args, **kwargs)
+    return method
+
+
+def _flatten(a: Array, order: str = "C") -> Any:
+    return np.copy(np.ravel(a, order))
+
+
+def _item(a: Array, *args: Any) -> Any:
+    return a.__array__().item(*args)
+
+
+def _tolist(a: Array) -> Any:
+    return a.__array__().tolist()
+
+
+#: Method name -> the function that serves it, called with the array first.
+METHODS: dict[str, Callable] = {
+    name: getattr(np, name) for name in (
+        "all", "any", "argmax", "argmin", "argsort", "astype", "clip", "conj", "conjugate",
+        "copy", "cumprod", "cumsum", "dot", "max", "mean", "min", "nonzero", "prod", "ravel",
+        "repeat", "round", "squeeze", "std", "sum", "swapaxes", "take", "var",
+    )
+}
+METHODS.update({"reshape": _varargs(np.reshape), "transpose": _varargs(np.transpose),
+                "flatten": _flatten, "item": _item, "tolist": _tolist})
+
+
+def method(a: Array, name: str) -> Any:
+    """``a.name`` for one of NumPy's method names (and NumPy's ``__array_priority__``, 0.0),
+    else AttributeError."""
+    if name == "__array_priority__":  # dask's tensordot compares operands' priorities
+        return 0.0
+    func = METHODS.get(name)
+    if func is None:
+        raise AttributeError(f"'arrayx.Array' object has no attribute {name!r}")
+    if _strict.FLAGS.strict:
+        raise AttributeError(_strict.rule(f"Array.{name}", "methods"))
+    return functools.partial(func, a)
