@@ -28,6 +28,10 @@ from arrayx._kernels.cpu.kernels cimport (
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
 
+# Kernels over at least this many elements release the GIL while they run; below it, taking
+# the GIL back would cost more than other Python threads could gain.
+cdef int64_t NOGIL_MIN = 1 << 14
+
 cdef enum:
     C_BOOL = 0
     C_INT64 = 4
@@ -68,7 +72,7 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
     cdef int64_t strides[2 * (MAXDIM + 2)]
     cdef char* base[2]
     cdef int isz[2]
-    cdef int i, nd
+    cdef int i
     if l1.size == 0:
         return 0
     for i in range(n):
@@ -79,9 +83,25 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
     isz[1] = ITEMSIZE[c1]
     base[0] = s0.data + l0.offset * isz[0]
     base[1] = s1.data + l1.offset * isz[1]
-    with nogil:
-        nd = coalesce(2, n, shape, strides)
-        cpu_run(fn, 2, nd, shape, base, strides, isz)
+    if l1.size >= NOGIL_MIN:
+        with nogil:
+            execute(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0)
+    else:
+        execute(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0)
+    return 0
+
+
+cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
+                        int64_t* strides, int* isz, bint serial, const loop2d_fn* casts,
+                        fold_init_fn fold_init, loop2d_fn fold_combine,
+                        int64_t fold_size) noexcept nogil:
+    """Coalesce the iteration space, then run the kernel (or the fold); non-zero when a
+    parallel fold found no memory for its partial results."""
+    cdef int nd = coalesce(nop, n, dims, strides)
+    if fold_init != NULL:
+        return run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz, casts,
+                        fold_size)
+    cpu_run(fn, nop, nd, dims, base, strides, isz, serial, casts)
     return 0
 
 
@@ -272,7 +292,7 @@ cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape
     cdef int64_t strides[4 * (MAXDIM + 2)]
     cdef char* base[4]
     cdef int isz[4]
-    cdef int i, k, nd
+    cdef int i, k
     if shape.size == 0:
         return 0
     for i in range(n):
@@ -294,14 +314,14 @@ cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape
     cdef const loop2d_fn* cast_table = NULL
     if cast:
         cast_table = &casts[0]
-    cdef int status = 0
-    with nogil:
-        nd = coalesce(nop, n, dims, strides)
-        if fold_init != NULL:
-            status = run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz,
-                              cast_table, fold_size)
-        else:
-            cpu_run(fn, nop, nd, dims, base, strides, isz, serial, cast_table)
+    cdef int status
+    if shape.size >= NOGIL_MIN:
+        with nogil:
+            status = execute(fn, nop, n, dims, base, strides, isz, serial, cast_table,
+                             fold_init, fold_combine, fold_size)
+    else:
+        status = execute(fn, nop, n, dims, base, strides, isz, serial, cast_table, fold_init,
+                         fold_combine, fold_size)
     if status:
         raise MemoryError("no memory for a parallel reduction's partial results")
     return 0
