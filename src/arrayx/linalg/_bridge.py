@@ -1,11 +1,17 @@
-"""Argument checks shared by the linalg functions, and the zero-copy bridge to LAPACK.
+"""``LinAlgError``, the argument checks shared by the linalg functions, and the zero-copy
+bridge to NumPy's LAPACK.
 
-The factorisations run in LAPACK through NumPy's ``linalg`` on NumPy views of arrayx memory
-(``np.asarray`` of a CPU array copies nothing); their results are adopted back through DLPack,
-again without a copy.
+LU-based functions (``det``, ``slogdet``, ``solve``, ``inv``) call LAPACK themselves
+(``_lapack``). The other factorisations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eig``)
+run in LAPACK through NumPy's ``linalg`` on NumPy views of arrayx memory (``np.asarray`` of a
+CPU array copies nothing); their results are adopted back through DLPack, again without a
+copy, and NumPy's ``LinAlgError`` is raised again as arrayx's.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -17,8 +23,33 @@ from arrayx._dtypes import float64
 FLOATING = ("real floating", "complex floating")
 
 __all__ = [
-    "FLOATING", "adopt", "array_arg", "as_inexact", "floating_stack", "lapack_view", "square_stack",
+    "FLOATING", "LinAlgError", "adopt", "array_arg", "as_inexact", "floating_stack",
+    "lapack_view", "numpy_linalg", "square_stack",
 ]
+
+
+class LinAlgError(ValueError):
+    """A linear-algebra function cannot compute its result for this input.
+
+    Raised for a singular matrix (``solve``, ``inv``, ``matrix_power`` with a negative power),
+    a matrix that is not positive definite (``cholesky``), or a factorisation that does not
+    converge (``svd``, ``eigh``, ``eig``, ...). A ``ValueError``, as NumPy's ``LinAlgError``
+    is, so ``except ValueError`` catches it too.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> try:
+    ...     xp.linalg.inv(xp.zeros((2, 2)))
+    ... except xp.linalg.LinAlgError as e:
+    ...     print(e)
+    inv: the matrix is singular
+    >>> issubclass(xp.linalg.LinAlgError, ValueError)
+    True
+    """
+
+
+LinAlgError.__module__ = "arrayx.linalg"
 
 
 def array_arg(x: object, name: str) -> Array:
@@ -62,3 +93,11 @@ def lapack_view(a: Array) -> np.ndarray:
 def adopt(result: object) -> Array:
     """A NumPy result as an arrayx array sharing its memory."""
     return asarray(np.asarray(result))
+
+
+def numpy_linalg(fn: Callable[..., Any], *args: object, **kwargs: object) -> Any:
+    """``fn(*args, **kwargs)`` (a ``numpy.linalg`` function), NumPy's LinAlgError as arrayx's."""
+    try:
+        return fn(*args, **kwargs)
+    except np.linalg.LinAlgError as e:
+        raise LinAlgError(str(e)) from None

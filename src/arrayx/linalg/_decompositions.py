@@ -1,5 +1,7 @@
 """Factorisations and eigenproblems (LAPACK via NumPy's linalg on zero-copy views).
 
+``svdvals`` feeds the norms, ``pinv`` and ``matrix_rank``, whose finishing steps run in arrayx.
+
 Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
 the input's precision, also when every eigenvalue happens to be real.
 """
@@ -13,7 +15,13 @@ import numpy as np
 from arrayx._array import Array
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._dtypes import complex64, complex128, float32
-from arrayx.linalg._bridge import adopt, floating_stack, lapack_view, square_stack
+from arrayx.linalg._bridge import (
+    adopt,
+    floating_stack,
+    lapack_view,
+    numpy_linalg,
+    square_stack,
+)
 
 __all__ = [
     "EigResult", "EighResult", "QRResult", "SVDResult", "cholesky", "eig", "eigh", "eigvals",
@@ -109,7 +117,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If a matrix is not positive definite.
 
     Examples
@@ -125,7 +133,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
            [0., 2.]], dtype=float64)
     """
     a = square_stack(x, "cholesky")
-    return adopt(np.linalg.cholesky(lapack_view(a), upper=bool(upper)))
+    return adopt(numpy_linalg(np.linalg.cholesky, lapack_view(a), upper=bool(upper)))
 
 
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
@@ -162,7 +170,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     a = floating_stack(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    q, r = np.linalg.qr(lapack_view(a), mode=mode)
+    q, r = numpy_linalg(np.linalg.qr, lapack_view(a), mode=mode)
     return QRResult(adopt(q), adopt(r))
 
 
@@ -186,7 +194,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the decomposition does not converge.
 
     Examples
@@ -197,7 +205,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svd")
-    u, s, vh = np.linalg.svd(lapack_view(a), full_matrices=bool(full_matrices))
+    u, s, vh = numpy_linalg(np.linalg.svd, lapack_view(a), full_matrices=bool(full_matrices))
     return SVDResult(adopt(u), adopt(s), adopt(vh))
 
 
@@ -218,7 +226,7 @@ def svdvals(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the decomposition does not converge.
 
     Examples
@@ -228,7 +236,7 @@ def svdvals(x: Array, /) -> Array:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svdvals")
-    return adopt(np.linalg.svd(lapack_view(a), compute_uv=False))
+    return adopt(numpy_linalg(np.linalg.svd, lapack_view(a), compute_uv=False))
 
 
 def eigh(x: Array, /) -> EighResult:
@@ -253,7 +261,7 @@ def eigh(x: Array, /) -> EighResult:
         If ``x`` is not floating point.
     ValueError
         If the matrices are not square.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -267,7 +275,7 @@ def eigh(x: Array, /) -> EighResult:
            [1., 1.]], dtype=float64)
     """
     a = square_stack(x, "eigh")
-    w, v = np.linalg.eigh(lapack_view(a))
+    w, v = numpy_linalg(np.linalg.eigh, lapack_view(a))
     return EighResult(adopt(w), adopt(v))
 
 
@@ -290,7 +298,7 @@ def eigvalsh(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -300,7 +308,7 @@ def eigvalsh(x: Array, /) -> Array:
     Array([1., 3.], dtype=float64)
     """
     a = square_stack(x, "eigvalsh")
-    return adopt(np.linalg.eigvalsh(lapack_view(a)))
+    return adopt(numpy_linalg(np.linalg.eigvalsh, lapack_view(a)))
 
 
 def _complex(a: Array, like: Array) -> Array:
@@ -330,7 +338,7 @@ def eig(x: Array, /) -> EigResult:
         If ``x`` is not floating point.
     ValueError
         If the matrices are not square.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -344,7 +352,7 @@ def eig(x: Array, /) -> EigResult:
            [0.+0.j, 1.+0.j]], dtype=complex128)
     """
     a = square_stack(x, "eig")
-    w, v = np.linalg.eig(lapack_view(a))
+    w, v = numpy_linalg(np.linalg.eig, lapack_view(a))
     return EigResult(_complex(adopt(w), a), _complex(adopt(v), a))
 
 
@@ -366,7 +374,7 @@ def eigvals(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -376,4 +384,4 @@ def eigvals(x: Array, /) -> Array:
     Array([0.+1.j, 0.-1.j], dtype=complex128)
     """
     a = square_stack(x, "eigvals")
-    return _complex(adopt(np.linalg.eigvals(lapack_view(a))), a)
+    return _complex(adopt(numpy_linalg(np.linalg.eigvals, lapack_view(a))), a)
