@@ -15,7 +15,7 @@ from scipy.linalg.cython_blas cimport (
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE, promote_codes
-from arrayx._kernels.cpu.iterate cimport num_threads
+from arrayx._kernels.cpu.iterate cimport threads_now
 
 from arrayx import _dtypes
 
@@ -282,7 +282,7 @@ cdef void _run_blocked(matmul_fn fn, int isz, Mat* ma, Mat* mb, char* c, int64_t
                        int64_t* sa, int64_t* sb) noexcept nogil:
     """The blocked kernel over every batch, split in row chunks over threads when it pays."""
     cdef int64_t chunks = 1, rows_per = m, units, u
-    cdef int threads = num_threads
+    cdef int threads = threads_now()
     cdef int64_t work = batches * m * n * k
     if threads > 1 and work >= PARALLEL_MIN_WORK and batches < threads:
         chunks = min(m, <int64_t>threads * 4)
