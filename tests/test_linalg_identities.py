@@ -391,3 +391,37 @@ def test_linalg_error_is_arrayx_own_and_a_value_error(fn: str) -> None:
     assert isinstance(info.value, ValueError)
     assert type(info.value).__module__ == "arrayx.linalg"
     assert not isinstance(info.value, np.linalg.LinAlgError)
+
+
+def test_lapack_calls_from_several_python_threads() -> None:
+    # LAPACK runs without the GIL: four Python threads factor shared inputs at once, and each
+    # result is the one computed alone (to rounding: BLAS may split work differently).
+    import threading
+
+    rng = rng_of(9)
+    x = well_conditioned(rng, (3, 40, 40), "float64")
+    spd = x @ np.swapaxes(x, -1, -2)
+    a, s = ax.asarray(x), ax.asarray(spd)
+    calls = {
+        "inv": lambda: ax.linalg.inv(a), "det": lambda: ax.linalg.det(a),
+        "solve": lambda: ax.linalg.solve(a, a), "svdvals": lambda: ax.linalg.svdvals(a),
+        "qr": lambda: ax.linalg.qr(a).R, "eigvalsh": lambda: ax.linalg.eigvalsh(s),
+        "cholesky": lambda: ax.linalg.cholesky(s),
+    }
+    want = {name: np.asarray(f()).copy() for name, f in calls.items()}
+    errors: list[str] = []
+
+    def work(offset: int) -> None:
+        names = sorted(calls)
+        for i in range(40):
+            name = names[(i + offset) % len(names)]
+            got = np.asarray(calls[name]())
+            if not np.allclose(got, want[name], rtol=1e-12, atol=1e-12 * np.abs(want[name]).max()):
+                errors.append(name)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

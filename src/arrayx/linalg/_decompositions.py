@@ -1,6 +1,9 @@
-"""Factorisations and eigenproblems (LAPACK via NumPy's linalg on zero-copy views).
+"""Factorisations and eigenproblems.
 
-``svdvals`` feeds the norms, ``pinv`` and ``matrix_rank``, whose finishing steps run in arrayx.
+``cholesky``, ``qr``, ``eigh``/``eigvalsh`` and ``svd``/``svdvals`` call LAPACK directly
+(``_lapack``, without the GIL); ``eig``/``eigvals`` (and ``qr`` and ``svd`` of empty
+matrices) run in LAPACK through NumPy's linalg on zero-copy views. ``svdvals`` feeds the
+norms, ``pinv`` and ``matrix_rank``, whose finishing steps run in arrayx.
 
 Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
 the input's precision, also when every eigenvalue happens to be real.
@@ -15,6 +18,8 @@ import numpy as np
 from arrayx._array import Array
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._dtypes import complex64, complex128, float32
+from arrayx._elementwise import conj
+from arrayx.linalg import _lapack
 from arrayx.linalg._bridge import (
     adopt,
     floating_stack,
@@ -132,8 +137,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     Array([[2., 1.],
            [0., 2.]], dtype=float64)
     """
-    a = square_stack(x, "cholesky")
-    return adopt(numpy_linalg(np.linalg.cholesky, lapack_view(a), upper=bool(upper)))
+    return _lapack.cholesky(square_stack(x, "cholesky"), bool(upper))
 
 
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
@@ -170,8 +174,10 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     a = floating_stack(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    q, r = numpy_linalg(np.linalg.qr, lapack_view(a), mode=mode)
-    return QRResult(adopt(q), adopt(r))
+    if a.size == 0:
+        q, r = numpy_linalg(np.linalg.qr, lapack_view(a), mode=mode)
+        return QRResult(adopt(q), adopt(r))
+    return QRResult(*_lapack.qr(a, mode == "complete"))
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
@@ -205,8 +211,11 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svd")
-    u, s, vh = numpy_linalg(np.linalg.svd, lapack_view(a), full_matrices=bool(full_matrices))
-    return SVDResult(adopt(u), adopt(s), adopt(vh))
+    if a.size == 0:
+        u, s, vh = numpy_linalg(np.linalg.svd, lapack_view(a),
+                                full_matrices=bool(full_matrices))
+        return SVDResult(adopt(u), adopt(s), adopt(vh))
+    return SVDResult(*_lapack.svd(a, True, bool(full_matrices)))
 
 
 def svdvals(x: Array, /) -> Array:
@@ -236,7 +245,9 @@ def svdvals(x: Array, /) -> Array:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svdvals")
-    return adopt(numpy_linalg(np.linalg.svd, lapack_view(a), compute_uv=False))
+    if a.size == 0:
+        return adopt(numpy_linalg(np.linalg.svd, lapack_view(a), compute_uv=False))
+    return _lapack.svd(a, False, False)[1]
 
 
 def eigh(x: Array, /) -> EighResult:
@@ -274,9 +285,11 @@ def eigh(x: Array, /) -> EighResult:
     Array([[1., 1.],
            [1., 1.]], dtype=float64)
     """
-    a = square_stack(x, "eigh")
-    w, v = numpy_linalg(np.linalg.eigh, lapack_view(a))
-    return EighResult(adopt(w), adopt(v))
+    w, rows = _lapack.eigh(square_stack(x, "eigh"), True)
+    # Row k holds the conjugate of eigenvector k (see _lapack).
+    if isdtype(rows.dtype, "complex floating"):
+        rows = conj(rows)
+    return EighResult(w, rows.mT)
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -307,8 +320,7 @@ def eigvalsh(x: Array, /) -> Array:
     >>> xp.linalg.eigvalsh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
     Array([1., 3.], dtype=float64)
     """
-    a = square_stack(x, "eigvalsh")
-    return adopt(numpy_linalg(np.linalg.eigvalsh, lapack_view(a)))
+    return _lapack.eigh(square_stack(x, "eigvalsh"), False)[0]
 
 
 def _complex(a: Array, like: Array) -> Array:
