@@ -1,8 +1,8 @@
 """Factorisations and eigenproblems.
 
-``cholesky``, ``qr``, ``eigh``/``eigvalsh`` and ``svd``/``svdvals`` call LAPACK directly
-(``_lapack``, without the GIL); ``eig``/``eigvals`` (and ``qr`` and ``svd`` of empty
-matrices) run in LAPACK through NumPy's linalg on zero-copy views. ``svdvals`` feeds the
+Every factorisation calls LAPACK directly (``_lapack``: SciPy's ``cython_lapack``, without
+the GIL); only ``qr`` and ``svd`` of empty matrices, whose results are shapes and identity
+matrices, are left to NumPy's linalg on zero-copy views. ``svdvals`` feeds the
 norms, ``pinv`` and ``matrix_rank``, whose finishing steps run in arrayx.
 
 Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
@@ -16,8 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from arrayx._array import Array
-from arrayx._data_type_functions import astype, isdtype
-from arrayx._dtypes import complex64, complex128, float32
+from arrayx._data_type_functions import isdtype
 from arrayx._elementwise import conj
 from arrayx.linalg import _lapack
 from arrayx.linalg._bridge import (
@@ -323,13 +322,6 @@ def eigvalsh(x: Array, /) -> Array:
     return _lapack.eigh(square_stack(x, "eigvalsh"), False)[0]
 
 
-def _complex(a: Array, like: Array) -> Array:
-    """``a`` as the complex dtype of ``like``'s precision (cast by arrayx when real)."""
-    if isdtype(a.dtype, "complex floating"):
-        return a
-    return astype(a, complex64 if like.dtype in (float32, complex64) else complex128)
-
-
 def eig(x: Array, /) -> EigResult:
     """Eigenvalues and right eigenvectors (columns) of general square matrices.
 
@@ -363,9 +355,7 @@ def eig(x: Array, /) -> EigResult:
     Array([[1.+0.j, 0.+0.j],
            [0.+0.j, 1.+0.j]], dtype=complex128)
     """
-    a = square_stack(x, "eig")
-    w, v = numpy_linalg(np.linalg.eig, lapack_view(a))
-    return EigResult(_complex(adopt(w), a), _complex(adopt(v), a))
+    return EigResult(*_lapack.eig(square_stack(x, "eig"), True))
 
 
 def eigvals(x: Array, /) -> Array:
@@ -395,5 +385,4 @@ def eigvals(x: Array, /) -> Array:
     >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
     Array([0.+1.j, 0.-1.j], dtype=complex128)
     """
-    a = square_stack(x, "eigvals")
-    return _complex(adopt(numpy_linalg(np.linalg.eigvals, lapack_view(a))), a)
+    return _lapack.eig(square_stack(x, "eigvals"), False)[0]

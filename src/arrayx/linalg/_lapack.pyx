@@ -12,8 +12,9 @@ LAPACK's transpose, and each routine is asked for what the transpose gives direc
   triangle is ``A``'s lower one; the upper Cholesky factor of ``conj(A)``, read row-major, is
   ``A``'s lower factor (and the other way round); the eigenvectors of ``conj(A)`` are the
   conjugates of ``A``'s, and come out as rows.
-- QR: the factorisation needs ``A`` itself, so it works on a C-contiguous copy of ``A.mT``
-  (``A`` column-major); ``Q`` comes back as the transpose of a C-contiguous array.
+- QR and ``eig`` need ``A`` itself, so they work on a C-contiguous copy of ``A.mT`` (``A``
+  column-major); ``Q`` and complex eigenvectors come back as the transpose of a C-contiguous
+  array, and real ``geev``'s packed conjugate pairs are unpacked into complex vectors.
 - SVD: ``A.T = U' S V'^H`` gives ``A = conj(V') S U'^T``: LAPACK's ``VT`` read row-major is
   ``U`` and its ``U`` read row-major is ``Vh``, with no copy.
 
@@ -25,9 +26,9 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from scipy.linalg.cython_lapack cimport (
-    cgeqrf, cgesdd, cgetrf, cgetrs, cheevd, cpotrf, cungqr, dgeqrf, dgesdd, dgetrf, dgetrs,
-    dorgqr, dpotrf, dsyevd, sgeqrf, sgesdd, sgetrf, sgetrs, sorgqr, spotrf, ssyevd, zgeqrf,
-    zgesdd, zgetrf, zgetrs, zheevd, zpotrf, zungqr,
+    cgeev, cgeqrf, cgesdd, cgetrf, cgetrs, cheevd, cpotrf, cungqr, dgeev, dgeqrf, dgesdd,
+    dgetrf, dgetrs, dorgqr, dpotrf, dsyevd, sgeev, sgeqrf, sgesdd, sgetrf, sgetrs, sorgqr,
+    spotrf, ssyevd, zgeev, zgeqrf, zgesdd, zgetrf, zgetrs, zheevd, zpotrf, zungqr,
 )
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array
@@ -36,7 +37,7 @@ from arrayx._engine cimport ITEMSIZE
 
 from arrayx.linalg._bridge import LinAlgError
 
-__all__ = ["cholesky", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
+__all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
 
 cdef enum:
     FLOAT32 = 9
@@ -648,3 +649,146 @@ def qr(Array x, bint complete) -> tuple:
     if not wider and cols_q < n:
         qt = qt[..., :cols_q, :]
     return qt.mT, r
+
+
+cdef int geev(int code, char jobvr, int n, char* a, char* w, char* wi, char* vr, char* work,
+              int lwork, char* rwork) noexcept nogil:
+    """Eigenvalues (``w``, and ``wi`` for the imaginary parts of a real ``a``) and right
+    eigenvectors of the column-major ``a``; LAPACK's info."""
+    cdef int info = 0
+    cdef int ld = n if n > 1 else 1
+    cdef char jobvl = b"N"
+    if code == FLOAT32:
+        sgeev(&jobvl, &jobvr, &n, <float*>a, &ld, <float*>w, <float*>wi, NULL, &ld,
+              <float*>vr, &ld, <float*>work, &lwork, &info)
+    elif code == FLOAT64:
+        dgeev(&jobvl, &jobvr, &n, <double*>a, &ld, <double*>w, <double*>wi, NULL, &ld,
+              <double*>vr, &ld, <double*>work, &lwork, &info)
+    elif code == COMPLEX64:
+        cgeev(&jobvl, &jobvr, &n, <float complex*>a, &ld, <float complex*>w, NULL, &ld,
+              <float complex*>vr, &ld, <float complex*>work, &lwork, <float*>rwork, &info)
+    else:
+        zgeev(&jobvl, &jobvr, &n, <double complex*>a, &ld, <double complex*>w, NULL, &ld,
+              <double complex*>vr, &ld, <double complex*>work, &lwork, <double*>rwork, &info)
+    return info
+
+
+cdef inline double get_real(int code, const char* p, int64_t i) noexcept nogil:
+    if code == FLOAT32:
+        return (<const float*>p)[i]
+    return (<const double*>p)[i]
+
+
+cdef inline void put_complex(int ccode, char* p, int64_t i, double re, double im) noexcept nogil:
+    if ccode == COMPLEX64:
+        (<float*>p)[2 * i] = <float>re
+        (<float*>p)[2 * i + 1] = <float>im
+    else:
+        (<double*>p)[2 * i] = re
+        (<double*>p)[2 * i + 1] = im
+
+
+cdef void unpack_real(int code, int ccode, int n, const char* wr, const char* wi,
+                      const char* vr, char* w, char* v) noexcept nogil:
+    """Real ``geev`` output as complex: eigenvalues ``wr + i wi`` into ``w``; eigenvectors
+    (``vr`` column-major, a conjugate pair as the real and imaginary parts in two adjacent
+    columns) into the row-major ``v`` (None when ``v`` is NULL)."""
+    cdef int64_t r, j = 0
+    cdef double re, im
+    for r in range(n):
+        put_complex(ccode, w, r, get_real(code, wr, r), get_real(code, wi, r))
+    if v == NULL:
+        return
+    while j < n:
+        if get_real(code, wi, j) == 0 or j + 1 == n:
+            for r in range(n):
+                put_complex(ccode, v, r * n + j, get_real(code, vr, j * n + r), 0)
+            j += 1
+        else:
+            for r in range(n):
+                re = get_real(code, vr, j * n + r)
+                im = get_real(code, vr, (j + 1) * n + r)
+                put_complex(ccode, v, r * n + j, re, im)
+                put_complex(ccode, v, r * n + j + 1, re, -im)
+            j += 2
+
+
+def eig(Array x, bint vectors) -> tuple:
+    """Eigenvalues and right eigenvectors of each square matrix of ``x``.
+
+    Parameters
+    ----------
+    x : Array
+        Shape ``(..., n, n)``, floating point.
+    vectors : bool
+        Compute the eigenvectors too.
+
+    Returns
+    -------
+    tuple
+        ``(w, v)``: ``w`` of shape ``(..., n)`` and ``v`` (None without ``vectors``) of
+        ``x``'s shape, eigenvectors in its columns, both complex of ``x``'s precision.
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+    """
+    cdef int n = square_side(x, "eig")
+    cdef int code = x._code
+    cdef int ccode = COMPLEX64 if real_code(code) == FLOAT32 else COMPLEX128
+    cdef bint real = code < COMPLEX64
+    cdef Array at = contiguous_copy(<Array>x.mT, code)
+    cdef Layout L = at._layout
+    cdef Array w = new_array(contiguous(L.ndim - 1, L.shape_), ccode, x._storage.device)
+    cdef Array v = new_array(contiguous(L.ndim, L.shape_), ccode, x._storage.device) \
+        if vectors else None
+    cdef int64_t batches = L.size // (<int64_t>n * n) if n else 0
+    cdef int isz = ITEMSIZE[code], csz = ITEMSIZE[ccode]
+    cdef int64_t step = <int64_t>n * n * isz, vstep = <int64_t>n * n * csz
+    cdef int64_t wstep = <int64_t>n * csz, b, bad = -1
+    cdef char jobvr = b"V" if vectors else b"N"
+    cdef char* pa = at.ptr()
+    cdef char* pw = w.ptr()
+    cdef char* pv = v.ptr() if vectors else NULL
+    cdef char q_work[16]
+    cdef char* work = NULL
+    cdef char* rwork = NULL
+    cdef char* wr = NULL
+    cdef char* wi = NULL
+    cdef char* vr = NULL
+    cdef int lwork
+    if not batches:
+        return w, v
+    try:
+        # Real input: eigenvalues and packed vectors in scratch, unpacked per matrix.
+        wr = work_alloc(n if real else 1, isz)
+        wi = work_alloc(n if real else 1, isz)
+        vr = work_alloc(<int64_t>n * n if real and vectors else 1, isz)
+        rwork = work_alloc(2 * <int64_t>n, ITEMSIZE[real_code(code)])
+        geev(code, jobvr, n, pa, wr if real else pw, wi, vr if real else pv, q_work, -1,
+             rwork)
+        lwork = <int>work_size(code, q_work)
+        work = work_alloc(lwork, isz)
+        with nogil:
+            for b in range(batches):
+                if real:
+                    if geev(code, jobvr, n, pa + b * step, wr, wi, vr, work, lwork, rwork) > 0:
+                        bad = b
+                        break
+                    unpack_real(code, ccode, n, wr, wi, vr, pw + b * wstep,
+                                pv + b * vstep if vectors else NULL)
+                elif geev(code, jobvr, n, pa + b * step, pw + b * wstep, NULL,
+                          pv + b * vstep if vectors else NULL, work, lwork, rwork) > 0:
+                    bad = b
+                    break
+    finally:
+        free(work)
+        free(rwork)
+        free(wr)
+        free(wi)
+        free(vr)
+    if bad >= 0:
+        raise LinAlgError("eig: the eigenvalue computation did not converge")
+    # Complex geev wrote its vectors column-major.
+    return w, (v.mT if vectors and not real else v)
