@@ -425,3 +425,23 @@ def test_lapack_calls_from_several_python_threads() -> None:
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 3, 0), (2, 0, 4), (0, 2, 2)])
+def test_empty_matrices_factor_as_numpy_does(shape: tuple) -> None:
+    # Empty factors are shapes and identity matrices: compare them with NumPy's.
+    x = np.zeros(shape)
+    a = ax.asarray(x)
+    for full in (True, False):
+        for got, want in zip(ax.linalg.svd(a, full_matrices=full),
+                             np.linalg.svd(x, full_matrices=full), strict=True):
+            np.testing.assert_array_equal(np.asarray(got), want)
+            assert np.asarray(got).dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(ax.linalg.svdvals(a)), np.linalg.svdvals(x))
+    for mode in ("reduced", "complete"):
+        for got, want in zip(ax.linalg.qr(a, mode=mode), np.linalg.qr(x, mode=mode),
+                             strict=True):
+            np.testing.assert_array_equal(np.asarray(got), want)
+    if shape[-1] == shape[-2]:
+        for fn in ("inv", "det", "cholesky", "eigvalsh", "eigvals"):
+            assert getattr(ax.linalg, fn)(a).shape == getattr(np.linalg, fn)(x).shape

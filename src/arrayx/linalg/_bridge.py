@@ -1,31 +1,14 @@
-"""``LinAlgError``, the argument checks shared by the linalg functions, and the zero-copy
-bridge to NumPy's LAPACK.
-
-LU-based functions (``det``, ``slogdet``, ``solve``, ``inv``) call LAPACK themselves
-(``_lapack``). The other factorisations (``cholesky``, ``qr``, ``svd``, ``eigh``, ``eig``)
-run in LAPACK through NumPy's ``linalg`` on NumPy views of arrayx memory (``np.asarray`` of a
-CPU array copies nothing); their results are adopted back through DLPack, again without a
-copy, and NumPy's ``LinAlgError`` is raised again as arrayx's.
-"""
+"""``LinAlgError`` and the argument checks shared by the linalg functions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-import numpy as np
-
 from arrayx._array import Array
-from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._dtypes import float64
 
 FLOATING = ("real floating", "complex floating")
 
-__all__ = [
-    "FLOATING", "LinAlgError", "adopt", "array_arg", "as_inexact", "floating_stack",
-    "lapack_view", "numpy_linalg", "square_stack",
-]
+__all__ = ["FLOATING", "LinAlgError", "array_arg", "as_inexact", "floating_stack", "square_stack"]
 
 
 class LinAlgError(ValueError):
@@ -83,21 +66,3 @@ def as_inexact(a: Array) -> Array:
     if isdtype(a.dtype, FLOATING):
         return a
     return astype(a, float64)
-
-
-def lapack_view(a: Array) -> np.ndarray:
-    """A NumPy view of ``a``'s memory (no copy) for LAPACK."""
-    return np.asarray(a)
-
-
-def adopt(result: object) -> Array:
-    """A NumPy result as an arrayx array sharing its memory."""
-    return asarray(np.asarray(result))
-
-
-def numpy_linalg(fn: Callable[..., Any], *args: object, **kwargs: object) -> Any:
-    """``fn(*args, **kwargs)`` (a ``numpy.linalg`` function), NumPy's LinAlgError as arrayx's."""
-    try:
-        return fn(*args, **kwargs)
-    except np.linalg.LinAlgError as e:
-        raise LinAlgError(str(e)) from None

@@ -1,9 +1,9 @@
 """Factorisations and eigenproblems.
 
 Every factorisation calls LAPACK directly (``_lapack``: SciPy's ``cython_lapack``, without
-the GIL); only ``qr`` and ``svd`` of empty matrices, whose results are shapes and identity
-matrices, are left to NumPy's linalg on zero-copy views. ``svdvals`` feeds the
-norms, ``pinv`` and ``matrix_rank``, whose finishing steps run in arrayx.
+the GIL); ``qr`` and ``svd`` of empty matrices, whose factors are empty or identity
+matrices, are built here. ``svdvals`` feeds the norms, ``pinv`` and ``matrix_rank``, whose
+finishing steps run in arrayx.
 
 Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
 the input's precision, also when every eigenvalue happens to be real.
@@ -13,19 +13,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from arrayx._array import Array
+from arrayx._creation import zeros
 from arrayx._data_type_functions import isdtype
+from arrayx._dtypes import complex64, float32, float64
 from arrayx._elementwise import conj
 from arrayx.linalg import _lapack
-from arrayx.linalg._bridge import (
-    adopt,
-    floating_stack,
-    lapack_view,
-    numpy_linalg,
-    square_stack,
-)
+from arrayx.linalg._bridge import floating_stack, square_stack
+from arrayx.linalg._diagonal import diagonal
 
 __all__ = [
     "EigResult", "EighResult", "QRResult", "SVDResult", "cholesky", "eig", "eigh", "eigvals",
@@ -102,6 +97,23 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
+def _real(a: Array) -> object:
+    """The real floating dtype of ``a``'s precision."""
+    return float32 if a.dtype in (float32, complex64) else float64
+
+
+def _empty(a: Array, shape: tuple[int, ...], dtype: object = None) -> Array:
+    """Zeros of ``shape`` (with no element when a factor of an empty matrix has none)."""
+    return zeros(shape, dtype=a.dtype if dtype is None else dtype, device=a.device)
+
+
+def _identities(a: Array, n: int) -> Array:
+    """A stack of ``n x n`` identity matrices over ``a``'s batch shape."""
+    out = zeros(a.shape[:-2] + (n, n), dtype=a.dtype, device=a.device)
+    diagonal(out)[...] = 1
+    return out
+
+
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The Cholesky factor of each symmetric/Hermitian positive-definite matrix of ``x``.
 
@@ -173,9 +185,12 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     a = floating_stack(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    if a.size == 0:
-        q, r = numpy_linalg(np.linalg.qr, lapack_view(a), mode=mode)
-        return QRResult(adopt(q), adopt(r))
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        batch = a.shape[:-2]
+        if mode == "complete":
+            return QRResult(_identities(a, m), _empty(a, batch + (m, n)))
+        return QRResult(_empty(a, batch + (m, 0)), _empty(a, batch + (0, n)))
     return QRResult(*_lapack.qr(a, mode == "complete"))
 
 
@@ -210,10 +225,13 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svd")
-    if a.size == 0:
-        u, s, vh = numpy_linalg(np.linalg.svd, lapack_view(a),
-                                full_matrices=bool(full_matrices))
-        return SVDResult(adopt(u), adopt(s), adopt(vh))
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        batch = a.shape[:-2]
+        s = _empty(a, batch + (0,), _real(a))
+        if full_matrices:
+            return SVDResult(_identities(a, m), s, _identities(a, n))
+        return SVDResult(_empty(a, batch + (m, 0)), s, _empty(a, batch + (0, n)))
     return SVDResult(*_lapack.svd(a, True, bool(full_matrices)))
 
 
@@ -244,8 +262,8 @@ def svdvals(x: Array, /) -> Array:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svdvals")
-    if a.size == 0:
-        return adopt(numpy_linalg(np.linalg.svd, lapack_view(a), compute_uv=False))
+    if 0 in a.shape[-2:]:
+        return _empty(a, a.shape[:-2] + (0,), _real(a))
     return _lapack.svd(a, False, False)[1]
 
 
