@@ -221,6 +221,8 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
+    LinAlgError
+        If the SVD does not converge.
 
     Examples
     --------
@@ -264,6 +266,8 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
         If ``x`` is not floating point.
     ValueError
         If ``x`` has fewer than two dimensions.
+    LinAlgError
+        If the SVD does not converge.
 
     Examples
     --------
