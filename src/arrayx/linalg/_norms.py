@@ -1,9 +1,10 @@
 """Vector and matrix norms, on arrayx's own kernels.
 
 Vector norms are folds (``sum``, ``max``, ``min``) of ``abs`` and its powers; the 2-norm sums
-squares and, where that overflows or underflows, sums again scaled by the largest modulus (as
-LAPACK's ``nrm2`` scales). Matrix norms are abs-sum folds (orders 1, -1, inf, -inf), the
-Frobenius 2-norm, or folds of ``svdvals`` (orders 2, -2 and 'nuc').
+squares (one BLAS dot for the whole of a real array) and, where that overflows or
+underflows, sums again scaled by the largest modulus (as LAPACK's ``nrm2`` scales). Matrix
+norms are abs-sum folds (orders 1, -1, inf, -inf), the Frobenius 2-norm, or folds of
+``svdvals`` (orders 2, -2 and 'nuc').
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from arrayx._statistical import max, min, sum
 from arrayx._utility import any
 from arrayx.linalg._bridge import array_arg, as_inexact, floating_stack
 from arrayx.linalg._decompositions import svdvals
+from arrayx.linalg._matmul import matmul
 
 __all__ = ["matrix_norm", "vector_norm"]
 
@@ -142,6 +144,14 @@ def _vector_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool,
     return sum(m ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
 
 
+def _every_axis(axis: int | tuple[int, ...] | None, ndim: int) -> bool:
+    """Whether ``axis`` names every one of ``ndim`` axes."""
+    if axis is None:
+        return True
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return len(axes) == ndim and {int(i) % ndim for i in axes} == set(range(ndim))
+
+
 def _squares(a: Array) -> Array:
     if isdtype(a.dtype, "complex floating"):
         return square(real(a)) + square(imag(a))
@@ -155,7 +165,14 @@ _LOW: dict[object, float] = {}
 def _two_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool) -> Array:
     """The 2-norm over ``axis``: the root of the sum of squares, computed again scaled by
     the largest modulus for the vectors whose sum of squares overflowed or underflowed."""
-    out = sqrt(sum(_squares(a), axis=axis, keepdims=keepdims))
+    if not isdtype(a.dtype, "complex floating") and _every_axis(axis, a.ndim):
+        # All of a real array: one BLAS dot of the flattened values, no temporary of squares.
+        flat = reshape(a, (-1,))
+        out = sqrt(matmul(flat, flat))
+        if keepdims:
+            out = reshape(out, (1,) * a.ndim)
+    else:
+        out = sqrt(sum(_squares(a), axis=axis, keepdims=keepdims))
     # Below sqrt(tiny / eps) squares lost to underflow can matter; inf may be an overflow.
     low = _LOW.get(out.dtype)
     if low is None:
