@@ -445,3 +445,25 @@ def test_empty_matrices_factor_as_numpy_does(shape: tuple) -> None:
     if shape[-1] == shape[-2]:
         for fn in ("inv", "det", "cholesky", "eigvalsh", "eigvals"):
             assert getattr(ax.linalg, fn)(a).shape == getattr(np.linalg, fn)(x).shape
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("step", [1, 3, -2])
+def test_long_dot_products(dtype: str, step: int) -> None:
+    # Row times column above the BLAS threshold: a BLAS dot on the strided vectors, one per
+    # batch, checked against the sum of products written out (math.fsum, exact rounding).
+    rng = rng_of(4)
+    x = random(rng, (3, 2, 5000 * abs(step)), dtype)[..., ::step]
+    y = random(rng, (2, 5000 * abs(step)), dtype)[..., ::step]
+    got = np.asarray(ax.vecdot(ax.asarray(x), ax.asarray(y)))
+    assert got.shape == (3, 2) and got.dtype == x.dtype
+    xc = x.astype(np.complex128)
+    for i, j in itertools.product(range(3), range(2)):
+        prods = np.conj(xc[i, j]) * y[j].astype(np.complex128)
+        want = complex(math.fsum(prods.real), math.fsum(prods.imag))
+        near(complex(got[i, j]), want, dtype, float(np.abs(prods).sum()))
+    one = ax.asarray(x[0, 0]) @ ax.asarray(y[0])
+    assert one.shape == ()
+    prods = xc[0, 0] * y[0].astype(np.complex128)
+    near(complex(one), complex(math.fsum(prods.real), math.fsum(prods.imag)), dtype,
+         float(np.abs(prods).sum()))
