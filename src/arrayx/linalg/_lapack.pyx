@@ -113,13 +113,15 @@ cdef int* new_pivots(int n) except NULL:
     return ipiv
 
 
-def lu_factor(Array x) -> tuple:
+def lu_factor(Array x, str name) -> tuple:
     """The LU factors of each square matrix of ``x``, for determinants.
 
     Parameters
     ----------
     x : Array
         Shape ``(..., n, n)``, floating point.
+    name : str
+        The calling function, for error messages.
 
     Returns
     -------
@@ -130,7 +132,7 @@ def lu_factor(Array x) -> tuple:
         row permutation. ``det(x) = parity * prod(diagonal(lu))``; a singular matrix has a 0
         on its diagonal.
     """
-    cdef int n = square_side(x, "det")
+    cdef int n = square_side(x, name)
     cdef int code = x._code
     cdef Array lu = contiguous_copy(x, code)
     cdef Layout L = lu._layout

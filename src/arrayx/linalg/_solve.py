@@ -153,7 +153,7 @@ def det(x: Array, /) -> Array:
     >>> round(float(xp.linalg.det(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))), 12)
     -2.0
     """
-    lu, parity = _lapack.lu_factor(square_stack(x, "det"))
+    lu, parity = _lapack.lu_factor(square_stack(x, "det"), "det")
     return prod(diagonal(lu), axis=-1) * parity
 
 
@@ -185,7 +185,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     >>> float(sign), round(float(logabsdet), 6)
     (-1.0, 1.791759)
     """
-    lu, parity = _lapack.lu_factor(square_stack(x, "slogdet"))
+    lu, parity = _lapack.lu_factor(square_stack(x, "slogdet"), "slogdet")
     u = diagonal(lu)
     # sign(0) is 0, so a singular matrix has sign 0 and logabsdet -inf, as NumPy gives.
     return SlogdetResult(prod(sign(u), axis=-1) * parity, sum(log(abs(u)), axis=-1))
