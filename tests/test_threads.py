@@ -97,3 +97,43 @@ def test_writers_on_disjoint_views_of_one_array(restore_threads) -> None:
 def test_bad_thread_counts(n: object, error: type, restore_threads) -> None:
     with pytest.raises(error):
         xp.set_num_threads(n)
+
+
+def test_thread_count_and_default_device_set_from_many_threads(restore_threads) -> None:
+    # Several Python threads set the thread count and the default device while others read
+    # them and create and reduce arrays: every read is a value some thread set, and every
+    # result is right.
+    from arrayx import _devices
+
+    counts = (1, 2, 3)
+    stop = time.monotonic() + 1.5
+    problems: list[str] = []
+    x = xp.asarray(np.arange(N, dtype=np.float64))
+    want = float(np.arange(N, dtype=np.float64).sum())
+
+    def setter(k: int) -> None:
+        i = k
+        while time.monotonic() < stop:
+            xp.set_num_threads(counts[i % len(counts)])
+            _devices.set_default_device("cpu" if i % 2 else xp.Device("cpu"))
+            i += 1
+
+    def reader() -> None:
+        info = xp.__array_namespace_info__()
+        while time.monotonic() < stop:
+            if xp.get_num_threads() not in counts:
+                problems.append(f"thread count {xp.get_num_threads()}")
+            if info.default_device() != "cpu" or xp.zeros(3).device != "cpu":
+                problems.append("default device")
+            if float(xp.sum(x)) != want:
+                problems.append("sum")
+
+    xp.set_num_threads(1)
+    threads = [threading.Thread(target=setter, args=(k,)) for k in range(3)]
+    threads += [threading.Thread(target=reader) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not problems, problems[:5]
+    _devices.set_default_device("cpu")

@@ -1,12 +1,12 @@
-"""arrayx: the Python array API standard (2025.12) on its own strided core."""
+"""arrayx: the Python array API standard (2025.12) on its own strided core.
 
-import os as _os
+The ``linalg`` and ``fft`` extensions, and ``matmul``, ``tensordot`` and ``vecdot``, load on
+first use (module ``__getattr__``): ``import arrayx`` does not import SciPy's linear algebra.
+"""
 
-# Idle kernel threads sleep rather than spin, so they do not take a busy machine's cores
-# from other work; set before the OpenMP runtime loads with the first kernel module.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import importlib as _importlib
 
-from arrayx import _dask, _strict, _strict_namespace, fft, lib, linalg
+from arrayx import _dask, _strict, _strict_namespace, lib
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -161,8 +161,6 @@ from arrayx._statistical import (
 )
 from arrayx._strict import get_strict_flags, reset_strict_flags, set_strict_flags
 from arrayx._utility import all, any, diff
-from arrayx.linalg._matmul import matmul
-from arrayx.linalg._products import tensordot, vecdot
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -200,12 +198,34 @@ __all__ = [
     "zeros", "zeros_like",
 ]
 
+# Names whose modules load on first use: name -> (module, attribute or None for the module).
+_LAZY = {
+    "fft": ("arrayx.fft", None),
+    "linalg": ("arrayx.linalg", None),
+    "matmul": ("arrayx.linalg._matmul", "matmul"),
+    "tensordot": ("arrayx.linalg._products", "tensordot"),
+    "vecdot": ("arrayx.linalg._products", "vecdot"),
+}
+
 
 def __getattr__(name: str) -> object:
-    """Names strict mode hides raise an error naming the rule (see ``set_strict_flags``)."""
-    if name in _strict.EXTENSIONS:
-        raise _strict.missing(name)
-    raise AttributeError(f"module 'arrayx' has no attribute {name!r}")
+    """Load a lazy name's module on first use and keep the name (later lookups are plain);
+    names strict mode hides raise an error naming the rule (see ``set_strict_flags``)."""
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        if name in _strict.EXTENSIONS:
+            raise _strict.missing(name) from None
+        raise AttributeError(f"module 'arrayx' has no attribute {name!r}") from None
+    value = _importlib.import_module(module)
+    if attr is not None:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 
 _strict.EXTENSIONS.update({name: globals()[name] for name in (

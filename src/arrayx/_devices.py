@@ -96,6 +96,9 @@ def _check(device: Device) -> Device:
     return device
 
 
+# The default device: one reference to an immutable-by-convention Device, replaced by a single
+# assignment, so any Python thread may set it while others read it (no lock needed: a reader
+# sees the old device or the new one, never a mix).
 _default: Device = CPU
 
 
@@ -105,7 +108,10 @@ def default_device() -> Device:
 
 
 def set_default_device(device: Device | str) -> None:
-    """Set the default device (also settable with the ``ARRAYX_DEVICE`` environment variable)."""
+    """Set the default device (also settable with the ``ARRAYX_DEVICE`` environment variable).
+
+    Safe from any thread: the device is checked first, then replaces the old one at once.
+    """
     global _default
     _default = as_device(device)
 

@@ -1,8 +1,14 @@
 """The standard's ``linalg`` extension: every function of 2025.12, over stacks of matrices.
 
 Products run in arrayx (BLAS gemm for floating point, a blocked kernel for integers);
-factorisations run in LAPACK on zero-copy views. Every function takes stacks of matrices in
-the last two axes; the batch axes broadcast where the standard says they do.
+factorisations call LAPACK directly (SciPy's ``cython_lapack``, the library of the BLAS,
+without the GIL); determinants, norms, ``pinv`` and ``matrix_rank`` are finished on arrayx's
+own kernels. Every function takes stacks of matrices in the last two axes; the batch axes
+broadcast where the standard says they do. A matrix that a function cannot handle
+(singular, not positive definite) raises ``LinAlgError``.
+
+This module loads on first use of ``arrayx.linalg`` (or of ``matmul``), with SciPy's BLAS and
+LAPACK.
 
 Examples
 --------
@@ -15,6 +21,7 @@ Array([0.8, 1.4], dtype=float64)
 """
 
 from arrayx._manipulation import matrix_transpose
+from arrayx.linalg._bridge import LinAlgError
 from arrayx.linalg._decompositions import (
     EighResult,
     EigResult,
@@ -45,7 +52,7 @@ from arrayx.linalg._solve import (
 )
 
 __all__ = [
-    "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult",
+    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult",
     "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
     "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
     "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",

@@ -1,24 +1,38 @@
-"""Argument checks shared by the linalg functions, and the zero-copy bridge to LAPACK.
-
-The factorisations run in LAPACK through NumPy's ``linalg`` on NumPy views of arrayx memory
-(``np.asarray`` of a CPU array copies nothing); their results are adopted back through DLPack,
-again without a copy.
-"""
+"""``LinAlgError`` and the argument checks shared by the linalg functions."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from arrayx._array import Array
-from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._dtypes import float64
 
 FLOATING = ("real floating", "complex floating")
 
-__all__ = [
-    "FLOATING", "adopt", "array_arg", "as_inexact", "floating_stack", "lapack_view", "square_stack",
-]
+__all__ = ["FLOATING", "LinAlgError", "array_arg", "as_inexact", "floating_stack", "square_stack"]
+
+
+class LinAlgError(ValueError):
+    """A linear-algebra function cannot compute its result for this input.
+
+    Raised for a singular matrix (``solve``, ``inv``, ``matrix_power`` with a negative power),
+    a matrix that is not positive definite (``cholesky``), or a factorisation that does not
+    converge (``svd``, ``eigh``, ``eig``, ...). A ``ValueError``, as NumPy's ``LinAlgError``
+    is, so ``except ValueError`` catches it too.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> try:
+    ...     xp.linalg.inv(xp.zeros((2, 2)))
+    ... except xp.linalg.LinAlgError as e:
+    ...     print(e)
+    inv: the matrix is singular
+    >>> issubclass(xp.linalg.LinAlgError, ValueError)
+    True
+    """
+
+
+LinAlgError.__module__ = "arrayx.linalg"
 
 
 def array_arg(x: object, name: str) -> Array:
@@ -52,13 +66,3 @@ def as_inexact(a: Array) -> Array:
     if isdtype(a.dtype, FLOATING):
         return a
     return astype(a, float64)
-
-
-def lapack_view(a: Array) -> np.ndarray:
-    """A NumPy view of ``a``'s memory (no copy) for LAPACK."""
-    return np.asarray(a)
-
-
-def adopt(result: object) -> Array:
-    """A NumPy result as an arrayx array sharing its memory."""
-    return asarray(np.asarray(result))

@@ -1,4 +1,9 @@
-"""Factorisations and eigenproblems (LAPACK via NumPy's linalg on zero-copy views).
+"""Factorisations and eigenproblems.
+
+Every factorisation calls LAPACK directly (``_lapack``: SciPy's ``cython_lapack``, without
+the GIL); ``qr`` and ``svd`` of empty matrices, whose factors are empty or identity
+matrices, are built here. ``svdvals`` feeds the norms, ``pinv`` and ``matrix_rank``, whose
+finishing steps run in arrayx.
 
 Results are the standard's named tuples. ``eig``/``eigvals`` always return complex arrays of
 the input's precision, also when every eigenvalue happens to be real.
@@ -8,12 +13,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from arrayx._array import Array
-from arrayx._data_type_functions import astype, isdtype
-from arrayx._dtypes import complex64, complex128, float32
-from arrayx.linalg._bridge import adopt, floating_stack, lapack_view, square_stack
+from arrayx._creation import zeros
+from arrayx._data_type_functions import isdtype
+from arrayx._dtypes import complex64, float32, float64
+from arrayx._elementwise import conj
+from arrayx.linalg import _lapack
+from arrayx.linalg._bridge import floating_stack, square_stack
+from arrayx.linalg._diagonal import diagonal
 
 __all__ = [
     "EigResult", "EighResult", "QRResult", "SVDResult", "cholesky", "eig", "eigh", "eigvals",
@@ -90,6 +97,23 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
+def _real(a: Array) -> object:
+    """The real floating dtype of ``a``'s precision."""
+    return float32 if a.dtype in (float32, complex64) else float64
+
+
+def _empty(a: Array, shape: tuple[int, ...], dtype: object = None) -> Array:
+    """Zeros of ``shape`` (with no element when a factor of an empty matrix has none)."""
+    return zeros(shape, dtype=a.dtype if dtype is None else dtype, device=a.device)
+
+
+def _identities(a: Array, n: int) -> Array:
+    """A stack of ``n x n`` identity matrices over ``a``'s batch shape."""
+    out = zeros(a.shape[:-2] + (n, n), dtype=a.dtype, device=a.device)
+    diagonal(out)[...] = 1
+    return out
+
+
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The Cholesky factor of each symmetric/Hermitian positive-definite matrix of ``x``.
 
@@ -109,7 +133,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If a matrix is not positive definite.
 
     Examples
@@ -124,8 +148,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     Array([[2., 1.],
            [0., 2.]], dtype=float64)
     """
-    a = square_stack(x, "cholesky")
-    return adopt(np.linalg.cholesky(lapack_view(a), upper=bool(upper)))
+    return _lapack.cholesky(square_stack(x, "cholesky"), bool(upper))
 
 
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
@@ -162,8 +185,13 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     a = floating_stack(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    q, r = np.linalg.qr(lapack_view(a), mode=mode)
-    return QRResult(adopt(q), adopt(r))
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        batch = a.shape[:-2]
+        if mode == "complete":
+            return QRResult(_identities(a, m), _empty(a, batch + (m, n)))
+        return QRResult(_empty(a, batch + (m, 0)), _empty(a, batch + (0, n)))
+    return QRResult(*_lapack.qr(a, mode == "complete"))
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
@@ -186,7 +214,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the decomposition does not converge.
 
     Examples
@@ -197,8 +225,14 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svd")
-    u, s, vh = np.linalg.svd(lapack_view(a), full_matrices=bool(full_matrices))
-    return SVDResult(adopt(u), adopt(s), adopt(vh))
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        batch = a.shape[:-2]
+        s = _empty(a, batch + (0,), _real(a))
+        if full_matrices:
+            return SVDResult(_identities(a, m), s, _identities(a, n))
+        return SVDResult(_empty(a, batch + (m, 0)), s, _empty(a, batch + (0, n)))
+    return SVDResult(*_lapack.svd(a, True, bool(full_matrices)))
 
 
 def svdvals(x: Array, /) -> Array:
@@ -218,7 +252,7 @@ def svdvals(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the decomposition does not converge.
 
     Examples
@@ -228,7 +262,9 @@ def svdvals(x: Array, /) -> Array:
     Array([4., 3.], dtype=float64)
     """
     a = floating_stack(x, "svdvals")
-    return adopt(np.linalg.svd(lapack_view(a), compute_uv=False))
+    if 0 in a.shape[-2:]:
+        return _empty(a, a.shape[:-2] + (0,), _real(a))
+    return _lapack.svd(a, False, False)[1]
 
 
 def eigh(x: Array, /) -> EighResult:
@@ -253,7 +289,7 @@ def eigh(x: Array, /) -> EighResult:
         If ``x`` is not floating point.
     ValueError
         If the matrices are not square.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -266,9 +302,11 @@ def eigh(x: Array, /) -> EighResult:
     Array([[1., 1.],
            [1., 1.]], dtype=float64)
     """
-    a = square_stack(x, "eigh")
-    w, v = np.linalg.eigh(lapack_view(a))
-    return EighResult(adopt(w), adopt(v))
+    w, rows = _lapack.eigh(square_stack(x, "eigh"), True)
+    # Row k holds the conjugate of eigenvector k (see _lapack).
+    if isdtype(rows.dtype, "complex floating"):
+        rows = conj(rows)
+    return EighResult(w, rows.mT)
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -290,7 +328,7 @@ def eigvalsh(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -299,15 +337,7 @@ def eigvalsh(x: Array, /) -> Array:
     >>> xp.linalg.eigvalsh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
     Array([1., 3.], dtype=float64)
     """
-    a = square_stack(x, "eigvalsh")
-    return adopt(np.linalg.eigvalsh(lapack_view(a)))
-
-
-def _complex(a: Array, like: Array) -> Array:
-    """``a`` as the complex dtype of ``like``'s precision (cast by arrayx when real)."""
-    if isdtype(a.dtype, "complex floating"):
-        return a
-    return astype(a, complex64 if like.dtype in (float32, complex64) else complex128)
+    return _lapack.eigh(square_stack(x, "eigvalsh"), False)[0]
 
 
 def eig(x: Array, /) -> EigResult:
@@ -330,7 +360,7 @@ def eig(x: Array, /) -> EigResult:
         If ``x`` is not floating point.
     ValueError
         If the matrices are not square.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -343,9 +373,7 @@ def eig(x: Array, /) -> EigResult:
     Array([[1.+0.j, 0.+0.j],
            [0.+0.j, 1.+0.j]], dtype=complex128)
     """
-    a = square_stack(x, "eig")
-    w, v = np.linalg.eig(lapack_view(a))
-    return EigResult(_complex(adopt(w), a), _complex(adopt(v), a))
+    return EigResult(*_lapack.eig(square_stack(x, "eig"), True))
 
 
 def eigvals(x: Array, /) -> Array:
@@ -366,7 +394,7 @@ def eigvals(x: Array, /) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If the eigenvalue computation does not converge.
 
     Examples
@@ -375,5 +403,4 @@ def eigvals(x: Array, /) -> Array:
     >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
     Array([0.+1.j, 0.-1.j], dtype=complex128)
     """
-    a = square_stack(x, "eigvals")
-    return _complex(adopt(np.linalg.eigvals(lapack_view(a))), a)
+    return _lapack.eig(square_stack(x, "eigvals"), False)[0]

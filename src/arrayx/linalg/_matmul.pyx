@@ -1,5 +1,8 @@
 """``matmul``: BLAS gemm for floating point, arrayx's blocked kernel for bool and integers.
 
+A product of one row by one column (``vecdot``, a 1-D by 1-D ``matmul``) is a BLAS dot,
+which reads strided vectors as they lie; gemm of a 1 x 1 result is many times slower.
+
 Operands are never copied to change their memory order: a matrix whose rows or whose columns
 are contiguous (``A`` or ``A.mT`` of a C-contiguous array) goes to gemm as is, with a transpose
 flag. Only operands with no unit stride (or negative strides) are copied first. Batches are
@@ -9,13 +12,13 @@ from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 
 from scipy.linalg.cython_blas cimport (
-    cgemm, csyrk, dgemm, dsyrk, sgemm, ssyrk, zgemm, zsyrk,
+    cdotu, cgemm, csyrk, ddot, dgemm, dsyrk, sdot, sgemm, ssyrk, zdotu, zgemm, zsyrk,
 )
 
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE, promote_codes
-from arrayx._kernels.cpu.iterate cimport num_threads
+from arrayx._kernels.cpu.iterate cimport threads_now
 
 from arrayx import _dtypes
 
@@ -156,6 +159,20 @@ cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda
               &z0, <double complex*>c, &ldc)
 
 
+cdef void dot(int code, int k, char* a, int inca, char* b, int incb,
+              char* c) noexcept nogil:
+    """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
+    if code == FLOAT32:
+        (<float*>c)[0] = sdot(&k, <float*>a, &inca, <float*>b, &incb)
+    elif code == FLOAT64:
+        (<double*>c)[0] = ddot(&k, <double*>a, &inca, <double*>b, &incb)
+    elif code == COMPLEX64:
+        (<float complex*>c)[0] = cdotu(&k, <float complex*>a, &inca, <float complex*>b, &incb)
+    else:
+        (<double complex*>c)[0] = zdotu(&k, <double complex*>a, &inca, <double complex*>b,
+                                        &incb)
+
+
 cdef void syrk(int code, char trans, int n, int k, char* a, int lda, char* c) noexcept nogil:
     """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
     transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
@@ -212,7 +229,10 @@ cpdef Array matmul_arrays(Array x1, Array x2):
         and n <= INT_MAX and m <= INT_MAX
     cdef char ta, tb
     cdef int lda = 1, ldb = 1
-    if blas:
+    # One row times one column: a dot product per batch, on the vectors as they lie.
+    cdef bint as_dot = blas and m == 1 and n == 1 and 0 < ma.s1 <= INT_MAX \
+        and 0 < mb.s0 <= INT_MAX
+    if blas and not as_dot:
         if not blas_order(&ma, &ta, &lda):
             a = contiguous_copy(a, code)
             describe(a, True, &ma)
@@ -251,7 +271,11 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef mirror_fn mirror = mirror_kernel(code)
     cdef int isz = ITEMSIZE[code]
     # BLAS and the blocked kernel run without the GIL: other Python threads go on meanwhile.
-    if blas and _is_gram(&ma, &mb, nb):
+    if as_dot:
+        with nogil:
+            _run_dot(code, <int>k, ma.data, <int>ma.s1, mb.data, <int>mb.s0, c, batches, nb,
+                     bshape, sa, sb)
+    elif blas and _is_gram(&ma, &mb, nb):
         # A Gram product: half the work in syrk, then the triangle mirrored (as NumPy does).
         # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
         with nogil:
@@ -265,6 +289,16 @@ cpdef Array matmul_arrays(Array x1, Array x2):
         with nogil:
             _run_blocked(blocked, isz, &ma, &mb, c, m, n, k, batches, nb, bshape, sa, sb)
     return out
+
+
+cdef void _run_dot(int code, int k, char* a, int inca, char* b, int incb, char* c,
+                   int64_t batches, int nb, int64_t* shape, int64_t* sa,
+                   int64_t* sb) noexcept nogil:
+    cdef int64_t u, oa, ob
+    cdef int isz = ITEMSIZE[code]
+    for u in range(batches):
+        batch_offsets(u, nb, shape, sa, sb, &oa, &ob)
+        dot(code, k, a + oa, inca, b + ob, incb, c + u * isz)
 
 
 cdef void _run_blas(int code, char ta, char tb, int m, int n, int k, char* a, int lda,
@@ -282,7 +316,7 @@ cdef void _run_blocked(matmul_fn fn, int isz, Mat* ma, Mat* mb, char* c, int64_t
                        int64_t* sa, int64_t* sb) noexcept nogil:
     """The blocked kernel over every batch, split in row chunks over threads when it pays."""
     cdef int64_t chunks = 1, rows_per = m, units, u
-    cdef int threads = num_threads
+    cdef int threads = threads_now()
     cdef int64_t work = batches * m * n * k
     if threads > 1 and work >= PARALLEL_MIN_WORK and batches < threads:
         chunks = min(m, <int64_t>threads * 4)

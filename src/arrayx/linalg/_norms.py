@@ -1,11 +1,36 @@
-"""Vector and matrix norms (NumPy's linalg on zero-copy views of arrayx memory)."""
+"""Vector and matrix norms, on arrayx's own kernels.
+
+Vector norms are folds (``sum``, ``max``, ``min``) of ``abs`` and its powers; the 2-norm sums
+squares (one BLAS dot for the whole of a real array) and, where that overflows or
+underflows, sums again scaled by the largest modulus (as LAPACK's ``nrm2`` scales). Matrix
+norms are abs-sum folds (orders 1, -1, inf, -inf), the Frobenius 2-norm, or folds of
+``svdvals`` (orders 2, -2 and 'nuc').
+"""
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from arrayx._array import Array
-from arrayx.linalg._bridge import adopt, array_arg, as_inexact, floating_stack, lapack_view
+from arrayx._data_type_functions import astype, finfo, isdtype
+from arrayx._elementwise import (
+    abs,
+    imag,
+    isfinite,
+    isinf,
+    less,
+    logical_or,
+    real,
+    sqrt,
+    square,
+)
+from arrayx._manipulation import reshape
+from arrayx._searching import where
+from arrayx._statistical import max, min, sum
+from arrayx._utility import any
+from arrayx.linalg._bridge import array_arg, as_inexact, floating_stack
+from arrayx.linalg._decompositions import svdvals
+from arrayx.linalg._matmul import matmul
 
 __all__ = ["matrix_norm", "vector_norm"]
 
@@ -45,9 +70,9 @@ def vector_norm(
     Array(4., dtype=float64)
     """
     a = as_inexact(array_arg(x, "vector_norm"))
-    return adopt(np.linalg.vector_norm(lapack_view(a), axis=axis, keepdims=bool(keepdims),
-                                       ord=ord))
-
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
+        raise ValueError(f"vector_norm: ord must be a number, got {ord!r}")
+    return _vector_norm(a, axis, bool(keepdims), ord)
 
 def matrix_norm(
     x: Array, /, *, keepdims: bool = False, ord: int | float | str | None = "fro",
@@ -86,4 +111,88 @@ def matrix_norm(
     Array(4., dtype=float64)
     """
     a = floating_stack(x, "matrix_norm")
-    return adopt(np.linalg.matrix_norm(lapack_view(a), keepdims=bool(keepdims), ord=ord))
+    if ord == "fro":
+        out = _two_norm(a, (-2, -1), False)
+    elif ord == "nuc":
+        out = sum(svdvals(a), axis=-1)
+    elif isinstance(ord, bool) or ord not in (1, -1, 2, -2, math.inf, -math.inf):
+        raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
+                         f"got {ord!r}")
+    elif ord in (2, -2):
+        out = (max if ord > 0 else min)(svdvals(a), axis=-1)
+    else:
+        # 1/-1: the largest/smallest column sum; inf/-inf: the largest/smallest row sum.
+        sums = sum(abs(a), axis=-2 if ord in (1, -1) else -1)
+        out = (max if ord > 0 else min)(sums, axis=-1)
+    return reshape(out, out.shape + (1, 1)) if keepdims else out
+
+
+def _vector_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool,
+                 ord: float) -> Array:
+    """The ``ord``-norm of the floating-point ``a`` over ``axis``."""
+    if ord == 2:
+        return _two_norm(a, axis, keepdims)
+    m = abs(a)
+    if ord == math.inf:
+        return max(m, axis=axis, keepdims=keepdims)
+    if ord == -math.inf:
+        return min(m, axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return sum(astype(m != 0, m.dtype), axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return sum(m, axis=axis, keepdims=keepdims)
+    return sum(m ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+
+
+def _every_axis(axis: int | tuple[int, ...] | None, ndim: int) -> bool:
+    """Whether ``axis`` names every one of ``ndim`` axes."""
+    if axis is None:
+        return True
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return len(axes) == ndim and {int(i) % ndim for i in axes} == set(range(ndim))
+
+
+def _squares(a: Array) -> Array:
+    if isdtype(a.dtype, "complex floating"):
+        return square(real(a)) + square(imag(a))
+    return square(a)
+
+
+# The smallest 2-norm whose sum of squares is trusted, by dtype.
+_LOW: dict[object, float] = {}
+
+
+def _two_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool) -> Array:
+    """The 2-norm over ``axis``: the root of the sum of squares, computed again scaled by
+    the largest modulus for the vectors whose sum of squares overflowed or underflowed."""
+    if not isdtype(a.dtype, "complex floating") and _every_axis(axis, a.ndim):
+        # All of a real array: one BLAS dot of the flattened values, no temporary of squares.
+        flat = reshape(a, (-1,))
+        out = sqrt(matmul(flat, flat))
+        if keepdims:
+            out = reshape(out, (1,) * a.ndim)
+    else:
+        out = sqrt(sum(_squares(a), axis=axis, keepdims=keepdims))
+    # Below sqrt(tiny / eps) squares lost to underflow can matter; inf may be an overflow.
+    low = _LOW.get(out.dtype)
+    if low is None:
+        info = finfo(out.dtype)
+        low = _LOW[out.dtype] = math.sqrt(info.smallest_normal / info.eps)
+    if a.size == 0:
+        return out
+    if out.ndim == 0:
+        v = float(out)
+        return out if low <= v < math.inf or v != v else _scaled_two_norm(a, axis, keepdims)
+    bad = logical_or(isinf(out), less(out, low))
+    return where(bad, _scaled_two_norm(a, axis, keepdims), out) if bool(any(bad)) else out
+
+
+def _scaled_two_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool) -> Array:
+    """The 2-norm over ``axis`` as ``max|a| * norm(a / max|a|)``, as LAPACK's ``nrm2``
+    scales: no square overflows, and the largest is 1, far from underflow."""
+    m = abs(a)
+    top = max(m, axis=axis, keepdims=True)
+    # Scale by the largest modulus where it is finite and not 0 (an infinite one is the norm).
+    scale = where(logical_or(~isfinite(top), top == 0), 1.0, top)
+    scaled = sqrt(sum(square(m / scale), axis=axis, keepdims=keepdims))
+    return scaled * (scale if keepdims else reshape(scale, scaled.shape))

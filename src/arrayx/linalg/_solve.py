@@ -1,23 +1,27 @@
-"""Linear systems, inverses, determinants, ranks and matrix powers."""
+"""Linear systems, inverses, determinants, ranks and matrix powers.
+
+``solve``, ``inv``, ``det`` and ``slogdet`` factor in LAPACK (``_lapack``: ``getrf``/``getrs``
+without the GIL) and finish in arrayx: a determinant is the permutation's sign times the
+product of ``U``'s diagonal. ``pinv`` and ``matrix_rank`` are built on ``svd``/``svdvals``
+with arrayx's elementwise ops, folds and ``matmul``.
+"""
 
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import NamedTuple
 
-import numpy as np
-
 from arrayx._array import Array
 from arrayx._creation import zeros
-from arrayx._data_type_functions import astype, isdtype, result_type
-from arrayx.linalg._bridge import (
-    FLOATING,
-    adopt,
-    array_arg,
-    floating_stack,
-    lapack_view,
-    square_stack,
-)
+from arrayx._data_type_functions import astype, finfo, isdtype, result_type
+from arrayx._elementwise import abs, conj, log, sign
+from arrayx._manipulation import broadcast_shapes, broadcast_to, matrix_transpose
+from arrayx._searching import count_nonzero, where
+from arrayx._statistical import max, prod, sum
+from arrayx.linalg import _lapack
+from arrayx.linalg._bridge import FLOATING, array_arg, floating_stack, square_stack
+from arrayx.linalg._decompositions import svd, svdvals
 from arrayx.linalg._diagonal import diagonal
 from arrayx.linalg._matmul import matmul
 
@@ -65,7 +69,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
         If an operand is not floating point.
     ValueError
         If the shapes do not match.
-    numpy.linalg.LinAlgError
+    LinAlgError
         If a matrix of ``x1`` is singular.
 
     Examples
@@ -84,8 +88,13 @@ def solve(x1: Array, x2: Array, /) -> Array:
     if rows != m:
         raise ValueError(f"solve: x1 of shape {a.shape} does not match x2 of shape {b.shape}")
     dtype = result_type(a, b)
-    a, b = astype(a, dtype, copy=False), astype(b, dtype, copy=False)
-    return adopt(np.linalg.solve(lapack_view(a), lapack_view(b)))
+    vector = b.ndim == 1
+    if vector:
+        b = b[:, None]
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x = _lapack.solve(broadcast_to(a, batch + a.shape[-2:]),
+                      broadcast_to(b, batch + b.shape[-2:]), dtype)
+    return x[..., 0] if vector else x
 
 
 def inv(x: Array, /) -> Array:
@@ -103,7 +112,7 @@ def inv(x: Array, /) -> Array:
 
     Raises
     ------
-    numpy.linalg.LinAlgError
+    LinAlgError
         If a matrix is singular.
     TypeError
         If ``x`` is not floating point.
@@ -115,8 +124,7 @@ def inv(x: Array, /) -> Array:
     Array([[0.5 , 0.  ],
            [0.  , 0.25]], dtype=float64)
     """
-    a = square_stack(x, "inv")
-    return adopt(np.linalg.inv(lapack_view(a)))
+    return _lapack.inv(square_stack(x, "inv"))
 
 
 def det(x: Array, /) -> Array:
@@ -145,8 +153,8 @@ def det(x: Array, /) -> Array:
     >>> round(float(xp.linalg.det(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))), 12)
     -2.0
     """
-    a = square_stack(x, "det")
-    return adopt(np.linalg.det(lapack_view(a)))
+    lu, parity = _lapack.lu_factor(square_stack(x, "det"), "det")
+    return prod(diagonal(lu), axis=-1) * parity
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
@@ -177,13 +185,20 @@ def slogdet(x: Array, /) -> SlogdetResult:
     >>> float(sign), round(float(logabsdet), 6)
     (-1.0, 1.791759)
     """
-    a = square_stack(x, "slogdet")
-    sign, logabsdet = np.linalg.slogdet(lapack_view(a))
-    return SlogdetResult(adopt(sign), adopt(logabsdet))
+    lu, parity = _lapack.lu_factor(square_stack(x, "slogdet"), "slogdet")
+    u = diagonal(lu)
+    # sign(0) is 0, so a singular matrix has sign 0 and logabsdet -inf, as NumPy gives.
+    return SlogdetResult(prod(sign(u), axis=-1) * parity, sum(log(abs(u)), axis=-1))
 
 
-def _rtol_arg(rtol: float | Array | None) -> object:
-    return lapack_view(rtol) if isinstance(rtol, Array) else rtol
+def _cutoff(s: Array, rtol: float | Array | None, shape: tuple[int, ...]) -> Array:
+    """``rtol`` (default ``max(M, N) * eps``) times the largest singular value, for each
+    matrix of the stack, with a trailing axis to compare with the singular values ``s``."""
+    if rtol is None:
+        rtol = builtins.max(shape[-2:]) * finfo(s.dtype).eps
+    elif isinstance(rtol, Array):
+        rtol = rtol[..., None]
+    return max(s, axis=-1, keepdims=True) * rtol
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -206,6 +221,8 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     ------
     TypeError
         If ``x`` is not floating point.
+    LinAlgError
+        If the SVD does not converge.
 
     Examples
     --------
@@ -215,9 +232,17 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
            [0. , 0. ]], dtype=float64)
     """
     a = floating_stack(x, "pinv")
-    if rtol is None:
-        return adopt(np.linalg.pinv(lapack_view(a)))
-    return adopt(np.linalg.pinv(lapack_view(a), rtol=_rtol_arg(rtol)))
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        return zeros(a.shape[:-2] + (n, m), dtype=a.dtype, device=a.device)
+    u, s, vh = svd(a, full_matrices=False)
+    # 1/s of the singular values above the cutoff, 0 for the others.
+    s_inv = where(s > _cutoff(s, rtol, a.shape), 1 / s, 0)
+    if isdtype(a.dtype, "complex floating"):
+        u, vh = conj(u), conj(vh)
+    # pinv(x) = V diag(1/s) U^H.
+    return matmul(matrix_transpose(vh) * s_inv[..., None, :],
+                  matrix_transpose(u))
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -241,6 +266,8 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
         If ``x`` is not floating point.
     ValueError
         If ``x`` has fewer than two dimensions.
+    LinAlgError
+        If the SVD does not converge.
 
     Examples
     --------
@@ -249,7 +276,8 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     Array(1, dtype=int64)
     """
     a = floating_stack(x, "matrix_rank")
-    return adopt(np.linalg.matrix_rank(lapack_view(a), rtol=_rtol_arg(rtol)))
+    s = svdvals(a)
+    return count_nonzero(s > _cutoff(s, rtol, a.shape), axis=-1)
 
 
 def matrix_power(x: Array, n: int, /) -> Array:
@@ -272,7 +300,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
 
     Raises
     ------
-    numpy.linalg.LinAlgError
+    LinAlgError
         If ``n < 0`` and a matrix is singular.
     TypeError
         If ``n`` is not an int, or ``n < 0`` for an integer ``x``.

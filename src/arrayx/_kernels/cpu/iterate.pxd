@@ -13,6 +13,22 @@ cdef enum:
     FOLD_PARTS = 16
 
 cdef int num_threads
+
+cdef extern from *:
+    """
+    /* The thread count is read by kernels on any thread while a Python thread may set it:
+       relaxed atomic loads and stores (no torn value, no second read of the global). */
+    static inline int ax_load_int(const int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ax_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int ax_load_int(const int* p) noexcept nogil
+    void ax_store_int(int* p, int v) noexcept nogil
+
+
+cdef inline int threads_now() noexcept nogil:
+    """The kernel thread count, read once (atomically)."""
+    return ax_load_int(&num_threads)
+
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
               const int64_t* strides, const int* itemsize, bint serial=*,
               const loop2d_fn* casts=*) noexcept nogil

@@ -65,7 +65,7 @@ def get_num_threads() -> int:
     >>> xp.get_num_threads() >= 1
     True
     """
-    return num_threads
+    return threads_now()
 
 
 def set_num_threads(n) -> None:
@@ -100,12 +100,11 @@ def set_num_threads(n) -> None:
     1
     >>> xp.set_num_threads(before)
     """
-    global num_threads
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"the thread count must be an int, got {n!r}")
     if not 1 <= n <= MAX_THREADS:
         raise ValueError(f"the thread count must be from 1 to {MAX_THREADS}, got {n}")
-    num_threads = n
+    ax_store_int(&num_threads, n)
 
 
 cdef extern from *:
@@ -118,7 +117,7 @@ cdef extern from *:
     """
     int AX_OPENMP_BUILT
 
-num_threads = _default_threads()
+ax_store_int(&num_threads, _default_threads())
 
 
 def has_openmp() -> bool:
@@ -245,7 +244,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     if total == 0:
         return
     cdef int64_t rows_per = n0, cols_per = n1
-    cdef int threads = 1 if serial else num_threads
+    cdef int threads = 1 if serial else threads_now()
     if threads > 1 and total >= PARALLEL_MIN:
         # Row blocks are multiples of the tiles transposed operands are walked in.
         if n1 >= BLOCK:
@@ -330,7 +329,7 @@ cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, i
             return -1
         for p in range(FOLD_PARTS - 1):
             init(buffers + p * bytes_per, out_size)
-    for p in prange(FOLD_PARTS, num_threads=num_threads, schedule="dynamic"):
+    for p in prange(FOLD_PARTS, num_threads=threads_now(), schedule="dynamic"):
         run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p,
                  buffers + (p - 1) * bytes_per if reduced and p else NULL)
     cdef char* ptrs[2]
@@ -358,7 +357,7 @@ cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int item
     cdef int64_t found[FOLD_PARTS]
     cdef char candidates[FOLD_PARTS * 16]
     cdef int64_t p, start, best = 0
-    cdef int threads = num_threads
+    cdef int threads = threads_now()
     if n < PARALLEL_MIN or threads == 1:
         fn(data, &best, 1, n, want_max)
         return best
@@ -382,7 +381,7 @@ cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows,
     ``FOLD_PARTS`` ranges: their totals first (in parallel), then each range scanned from the
     running total of those before it (in parallel), whatever the thread count.
     """
-    cdef int threads = num_threads
+    cdef int threads = threads_now()
     cdef int64_t r, p, start, length
     cdef char totals[FOLD_PARTS * 16]
     cdef char offsets[FOLD_PARTS * 16]
@@ -416,7 +415,7 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
                   char* out, int itemsize) noexcept nogil:
     """``take_1d`` over ``FOLD_PARTS`` ranges of the indices in parallel (from
     ``GATHER_PARALLEL_MIN`` indices); returns the position of the first bad index, or -1."""
-    cdef int threads = num_threads
+    cdef int threads = threads_now()
     cdef take_fn take_1d = take_kernel()
     if threads == 1 or m < GATHER_PARALLEL_MIN:
         return take_1d(src, n, stride, idx, m, out, itemsize)

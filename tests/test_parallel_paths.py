@@ -1,0 +1,84 @@
+"""The parallel elementwise and copy paths against NumPy, on 1 and on 2 kernel threads.
+
+Operations of at least 2^19 elements (``PARALLEL_MIN`` in ``_kernels/cpu/iterate.pyx``) are
+cut into blocks spread over the threads; a transposed operand is walked in 64 x 64 tiles, and
+an input of another dtype is cast in buffers as the loop goes. Each case here is above the
+threshold, and its result must equal NumPy's exactly (arithmetic and casts round the same)
+on one thread and on two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import arrayx as xp
+
+PARALLEL_MIN = 1 << 19
+RNG = np.random.default_rng(11)
+# Odd sides, so blocks and tiles do not divide them.
+F64 = RNG.standard_normal((1031, 1029))
+F32 = RNG.standard_normal((1029, 1031)).astype(np.float32)
+I32 = RNG.integers(-1000, 1000, (1031, 1029), dtype=np.int32)
+U8 = RNG.integers(0, 255, (1029, 1031), dtype=np.uint8)
+C64 = (RNG.standard_normal((1031, 1029)) + 1j * RNG.standard_normal((1031, 1029))).astype(
+    np.complex64)
+WIDE = RNG.standard_normal((17, 70001))  # rows longer than a block: column blocks
+CUBE = RNG.standard_normal((97, 101, 103))
+
+Case = Callable[[object, dict], object]
+
+
+def _assign(target: object, value: object) -> object:
+    target[...] = value
+    return target
+
+
+# name -> f(namespace, arrays): one expression, run with NumPy (2.x has the standard's names)
+# and with arrayx.
+CASES: dict[str, Case] = {
+    "contiguous add": lambda m, a: a["F64"] + a["F64"] * 2.0,
+    "transposed operand (tiled)": lambda m, a: a["F64"].mT - a["F32"],
+    "cast int32 + float32 (buffered)": lambda m, a: a["I32"] + m.astype(a["F64"], m.float32),
+    "cast uint8 into a transposed float64": lambda m, a: a["U8"] * a["F64"].mT,
+    "complex64 + complex128 (buffered)": lambda m, a: a["C64"] + 1j * a["F64"],
+    "column blocks": lambda m, a: a["WIDE"] * a["WIDE"] + 1.0,
+    "permuted 3-d": lambda m, a: m.permute_dims(a["CUBE"], (2, 0, 1)) * 3.0,
+    "negative strides": lambda m, a: m.flip(a["F64"]) - a["F64"],
+    "astype of a transposed view": lambda m, a: m.astype(a["F64"].mT, m.float32),
+    "copy into a strided view": lambda m, a: _assign(m.zeros((1031, 2058))[:, ::2], a["F64"]),
+    "copy with a cast into a transposed view": lambda m, a: _assign(
+        m.zeros((1029, 1031)).mT, a["I32"]),
+}
+
+
+def _arrays(lib: object) -> dict[str, object]:
+    src = {"F64": F64, "F32": F32, "I32": I32, "U8": U8, "C64": C64, "WIDE": WIDE,
+           "CUBE": CUBE}
+    return src if lib is np else {k: xp.asarray(v) for k, v in src.items()}
+
+
+@pytest.fixture
+def threads():
+    before = xp.get_num_threads()
+    yield
+    xp.set_num_threads(before)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_parallel_path_equals_numpy_on_one_and_two_threads(name: str, threads) -> None:
+    want = np.asarray(CASES[name](np, _arrays(np)))
+    assert want.size >= PARALLEL_MIN
+    arrays = _arrays(xp)
+    results = []
+    for n in (1, 2):
+        xp.set_num_threads(n)
+        got = CASES[name](xp, arrays)
+        res = np.asarray(got)
+        assert res.dtype == want.dtype, (name, n, res.dtype, want.dtype)
+        assert res.shape == want.shape
+        np.testing.assert_array_equal(res, want, err_msg=f"{name} on {n} threads")
+        results.append(res.copy())
+    np.testing.assert_array_equal(results[0], results[1])
