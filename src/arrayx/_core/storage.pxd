@@ -1,6 +1,7 @@
 cdef class Storage:
     cdef char* data
     cdef void* raw
+    cdef size_t capacity  # the bytes allocated at raw (for the reuse cache)
     cdef readonly Py_ssize_t nbytes
     cdef readonly object device
     cdef readonly object owner

@@ -2,7 +2,10 @@
 
 Memory arrayx allocates is 64-byte aligned; buffers of 4 MiB and more are advised to use huge
 pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as the work done on
-it). Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
+it), and a few of them are kept for reuse when freed (``CACHE_SLOTS`` buffers, ``CACHE_BYTES``
+in all): the operating system zeroes every page of fresh memory at its first touch, which costs
+about as much as a pass of ``exp`` over it, and ``y = exp(x)`` in a loop would pay it on every
+call. Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
 alive through ``owner``. The last view that goes frees the buffer. Foreign memory that is not
 aligned to its element type is copied (``wrap_aligned``): the kernels read elements as C++
 types, and a misaligned one is undefined behaviour.
@@ -49,6 +52,52 @@ cdef enum:
     ALIGN = 64
     HUGEPAGE_MIN = 1 << 22
     PAGE = 4096
+    CACHE_SLOTS = 4
+
+# Freed buffers of HUGEPAGE_MIN bytes or more wait here for a request they fit (with at most a
+# quarter to spare), up to CACHE_SLOTS buffers and CACHE_BYTES bytes; the GIL guards them.
+cdef size_t CACHE_BYTES = 1 << 28
+cdef void* cache_raw[CACHE_SLOTS]
+cdef size_t cache_capacity[CACHE_SLOTS]
+cdef int cache_count = 0
+cdef size_t cache_total = 0
+
+
+cdef void* cache_take(size_t n) noexcept:
+    """A cached buffer of at least ``n`` bytes and at most a quarter more (its capacity into
+    ``n``), or NULL."""
+    global cache_count, cache_total
+    cdef int i, best = -1
+    for i in range(cache_count):
+        if n <= cache_capacity[i] <= n + n // 4 and (
+                best < 0 or cache_capacity[i] < cache_capacity[best]):
+            best = i
+    if best < 0:
+        return NULL
+    cdef void* raw = cache_raw[best]
+    cache_total -= cache_capacity[best]
+    cache_count -= 1
+    cache_raw[best] = cache_raw[cache_count]
+    cache_capacity[best] = cache_capacity[cache_count]
+    return raw
+
+
+cdef bint cache_put(void* raw, size_t capacity) noexcept:
+    """Keep a freed buffer for reuse; False when the cache is full (the caller frees it)."""
+    global cache_count, cache_total
+    if capacity < HUGEPAGE_MIN or cache_count == CACHE_SLOTS or (
+            cache_total + capacity > CACHE_BYTES):
+        return False
+    cache_raw[cache_count] = raw
+    cache_capacity[cache_count] = capacity
+    cache_count += 1
+    cache_total += capacity
+    return True
+
+
+def cached_bytes() -> int:
+    """The bytes of freed buffers kept for reuse."""
+    return cache_total
 
 
 cdef class Storage:
@@ -56,7 +105,8 @@ cdef class Storage:
 
     def __dealloc__(self):
         if self.raw != NULL:
-            free(self.raw)
+            if AX_EXACT_ALLOC_ON or not cache_put(self.raw, self.capacity):
+                free(self.raw)
             self.raw = NULL
 
     @property
@@ -88,13 +138,23 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
         s.device = device
         s.readonly = False
         return s
+    cdef size_t offset
+    raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(n)
+    if raw != NULL:
+        s.raw = raw
+        s.capacity = n
+        s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))
+        s.nbytes = nbytes
+        s.device = device
+        s.readonly = False
+        return s
     with nogil:
         raw = calloc(n, 1) if zero else malloc(n)
     if raw == NULL:
         raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
     s.raw = raw
+    s.capacity = n
     s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))
-    cdef size_t offset
     if nbytes >= HUGEPAGE_MIN:
         offset = PAGE - (<uintptr_t>s.data % PAGE)
         madvise(s.data + offset, nbytes - offset, MADV_HUGEPAGE)

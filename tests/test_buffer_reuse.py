@@ -1,0 +1,51 @@
+"""Freed large buffers are reused: fresh memory costs the OS's page zeroing on first touch.
+
+Up to four buffers of 4 MiB or more (256 MiB in all) wait for a request they fit with at most a
+quarter to spare; zero-filled requests never take one (they get fresh, zeroed memory).
+"""
+
+import numpy as np
+
+import arrayx as xp
+from arrayx._core import storage
+
+BIG = 1 << 20  # float64 elements: 8 MiB
+
+
+def address(a: xp.Array) -> int:
+    return np.asarray(a).__array_interface__["data"][0]
+
+
+def test_a_freed_large_buffer_serves_the_next_request_of_its_size() -> None:
+    x_np = np.linspace(-5.0, 5.0, BIG)
+    x = xp.asarray(x_np)
+    y = xp.exp(x)
+    where = address(y)
+    del y
+    assert storage.cached_bytes() >= 8 * BIG
+    z = xp.exp(x)
+    assert address(z) == where
+    np.testing.assert_allclose(np.asarray(z), np.exp(x_np), rtol=1e-15)
+
+
+def test_zero_filled_requests_get_zeros_after_reuse() -> None:
+    x = xp.full(BIG, 7.0)
+    del x
+    z = xp.zeros(BIG)
+    assert not np.asarray(z).any()
+
+
+def test_small_and_oversized_fits_are_not_reused() -> None:
+    a = xp.empty(BIG)
+    where = address(a)
+    del a
+    small = xp.empty(BIG // 2)  # a 4 MiB request does not take the 8 MiB buffer
+    assert address(small) != where
+    big = xp.empty(BIG + BIG // 8)  # 12.5% more than the cached buffer: it does not fit
+    assert address(big) != where
+
+
+def test_the_cache_stays_bounded() -> None:
+    arrays = [xp.empty(8 * BIG) for _ in range(8)]  # 64 MiB each
+    del arrays
+    assert storage.cached_bytes() <= 256 << 20
