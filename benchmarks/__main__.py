@@ -12,6 +12,7 @@ import argparse
 
 import arrayx as xp
 from benchmarks import (
+    bench_dask,
     bench_elementwise,
     bench_foundation,
     bench_linalg,
@@ -24,6 +25,7 @@ from benchmarks.report import run_record, write_json, write_plot
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise,
     "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
+    "dask": bench_dask,
 }
 
 
