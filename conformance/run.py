@@ -24,6 +24,8 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+from arrayx._bench import cpu_model
+
 HERE = Path(__file__).resolve().parent
 OUTCOMES = ("passed", "failed", "skipped", "xfailed")
 
@@ -33,16 +35,6 @@ def _git_head(path: Path) -> str:
     result = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"],
                             capture_output=True, text=True)
     return result.stdout.strip() if result.returncode == 0 else "unknown"
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def _outcome(test: dict) -> str:
@@ -88,7 +80,7 @@ def build_report(data: dict, suite: Path, options: list[str]) -> dict:
             examples = options[at + 1]
     return {
         "measured": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": f"{_cpu_model()}, {os.cpu_count()} CPUs, {platform.system()}",
+        "machine": f"{cpu_model()}, {os.cpu_count()} CPUs, {platform.system()}",
         "arrayx": {"version": arrayx.__version__, "commit": _git_head(HERE)},
         "suite": {"repository": "data-apis/array-api-tests", "commit": _git_head(suite)},
         "spec": {"repository": "data-apis/array-api",
