@@ -6,10 +6,40 @@
 
 AX_LEVEL_BEGIN
 
+// A float to an integer type as x86-64 code compiled for its baseline computes it, which is
+// what NumPy's casts give there: truncated towards zero into an int32 for the signed types of
+// up to 32 bits and for uint8/uint16 (cvttsd2si, whose answer for NaN and out-of-range values
+// is INT32_MIN), into an int64 for int64 and uint32 (INT64_MIN when out of range), with values
+// from 2^63 up reaching uint64 through the subtraction compilers emit (0 from 2^64); then the
+// low bits.
+// C++ leaves out-of-range conversions undefined and AVX-512's vcvttsd2usi answers them
+// otherwise, so every ISA level computes them this way, with one answer.
+template <class D, class F>
+inline D float_to_int(F f) {
+    if constexpr (sizeof(D) < 4 || (sizeof(D) == 4 && std::is_signed_v<D>)) {
+        const bool in = f > F(-2147483649.0) && f < F(2147483648.0);
+        return static_cast<D>(in ? static_cast<int32_t>(f) : INT32_MIN);
+    } else {
+        constexpr F two63 = F(9223372036854775808.0);
+        uint64_t bits = uint64_t(1) << 63;
+        if (f >= -two63 && f < two63)
+            bits = static_cast<uint64_t>(static_cast<int64_t>(f));
+        else if (std::is_same_v<D, uint64_t> && f >= two63)
+            bits = f < 2 * two63
+                ? static_cast<uint64_t>(static_cast<int64_t>(f - two63)) ^ (uint64_t(1) << 63)
+                : 0;
+        return static_cast<D>(bits);
+    }
+}
+
 template <class D, class S>
 inline D cast(S s) {
     if constexpr (std::is_same_v<D, S>) {
         return s;
+    } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
+        return float_to_int<D>(s);
+    } else if constexpr (is_complex_v<S> && std::is_integral_v<D>) {
+        return float_to_int<D>(s.real());
     } else if constexpr (is_complex_v<S>) {
         if constexpr (std::is_same_v<D, bool8>) {
             return s.real() != 0 || s.imag() != 0;
