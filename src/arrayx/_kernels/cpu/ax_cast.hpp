@@ -2,33 +2,35 @@
 // The driver (iterate.pyx) coalesces dimensions, iterates the outer ones and hands this
 // kernel 2-D blocks (cache tiles when an operand is transposed); it walks them row by row.
 #pragma once
+#include <limits>
 #include "ax_types.hpp"
 
 AX_LEVEL_BEGIN
 
 // A float to an integer type as x86-64 code compiled for its baseline computes it, which is
-// what NumPy's casts give there: truncated towards zero into an int32 for the signed types of
-// up to 32 bits and for uint8/uint16 (cvttsd2si, whose answer for NaN and out-of-range values
-// is INT32_MIN), into an int64 for int64 and uint32 (INT64_MIN when out of range), with values
-// from 2^63 up reaching uint64 through the subtraction compilers emit (0 from 2^64); then the
-// low bits.
-// C++ leaves out-of-range conversions undefined and AVX-512's vcvttsd2usi answers them
-// otherwise, so every ISA level computes them this way, with one answer.
+// what NumPy's casts give there. cvttsd2si truncates towards zero into 32 or 64 bits and answers
+// NaN and out-of-range values with the most negative integer; the signed types of up to 32 bits
+// and uint8/uint16 take the 32-bit conversion, int64 the 64-bit one, and uint32/uint64 the
+// compilers' sequence: values from 2^31 (2^63) up are converted less 2^31 (2^63), that bit
+// set back afterwards. Then the low bits. C++ leaves out-of-range conversions undefined and
+// AVX-512's vcvttsd2usi answers them otherwise, so every ISA level computes them this way.
+template <class I, class F>
+inline I truncate_to(F f) {
+    constexpr F lim = F(std::numeric_limits<I>::max()) + F(1);  // 2^31 or 2^63, exact
+    return f >= -lim && f < lim ? static_cast<I>(f) : std::numeric_limits<I>::min();
+}
 template <class D, class F>
 inline D float_to_int(F f) {
     if constexpr (sizeof(D) < 4 || (sizeof(D) == 4 && std::is_signed_v<D>)) {
-        const bool in = f > F(-2147483649.0) && f < F(2147483648.0);
-        return static_cast<D>(in ? static_cast<int32_t>(f) : INT32_MIN);
+        return static_cast<D>(truncate_to<int32_t>(f));
+    } else if constexpr (std::is_signed_v<D>) {
+        return truncate_to<int64_t>(f);
     } else {
-        constexpr F two63 = F(9223372036854775808.0);
-        uint64_t bits = uint64_t(1) << 63;
-        if (f >= -two63 && f < two63)
-            bits = static_cast<uint64_t>(static_cast<int64_t>(f));
-        else if (std::is_same_v<D, uint64_t> && f >= two63)
-            bits = f < 2 * two63
-                ? static_cast<uint64_t>(static_cast<int64_t>(f - two63)) ^ (uint64_t(1) << 63)
-                : 0;
-        return static_cast<D>(bits);
+        using I = std::make_signed_t<D>;
+        constexpr F half = F(std::numeric_limits<I>::max()) + F(1);
+        constexpr D top = D(1) << (8 * sizeof(D) - 1);
+        if (f >= half) return static_cast<D>(static_cast<D>(truncate_to<I>(f - half)) ^ top);
+        return static_cast<D>(truncate_to<I>(f));
     }
 }
 
