@@ -100,6 +100,11 @@ def cached_bytes() -> int:
     return cache_total
 
 
+#: Whether freed buffers are kept for reuse (not in the sanitizer build, whose buffers are
+#: each exactly as long as asked for).
+REUSE = not AX_EXACT_ALLOC_ON
+
+
 cdef class Storage:
     """A device-tagged buffer of ``nbytes`` bytes."""
 
