@@ -63,18 +63,19 @@ cdef int cache_count = 0
 cdef size_t cache_total = 0
 
 
-cdef void* cache_take(size_t n) noexcept:
-    """A cached buffer of at least ``n`` bytes and at most a quarter more (its capacity into
-    ``n``), or NULL."""
+cdef void* cache_take(size_t* n) noexcept:
+    """A cached buffer of at least ``n[0]`` bytes and at most a quarter more (its capacity
+    into ``n[0]``), or NULL."""
     global cache_count, cache_total
     cdef int i, best = -1
     for i in range(cache_count):
-        if n <= cache_capacity[i] <= n + n // 4 and (
+        if n[0] <= cache_capacity[i] <= n[0] + n[0] // 4 and (
                 best < 0 or cache_capacity[i] < cache_capacity[best]):
             best = i
     if best < 0:
         return NULL
     cdef void* raw = cache_raw[best]
+    n[0] = cache_capacity[best]
     cache_total -= cache_capacity[best]
     cache_count -= 1
     cache_raw[best] = cache_raw[cache_count]
@@ -144,23 +145,17 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
         s.readonly = False
         return s
     cdef size_t offset
-    raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(n)
-    if raw != NULL:
-        s.raw = raw
-        s.capacity = n
-        s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))
-        s.nbytes = nbytes
-        s.device = device
-        s.readonly = False
-        return s
-    with nogil:
-        raw = calloc(n, 1) if zero else malloc(n)
-    if raw == NULL:
-        raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
+    raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(&n)
+    cdef bint fresh = raw == NULL
+    if fresh:
+        with nogil:
+            raw = calloc(n, 1) if zero else malloc(n)
+        if raw == NULL:
+            raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
     s.raw = raw
     s.capacity = n
     s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))
-    if nbytes >= HUGEPAGE_MIN:
+    if fresh and nbytes >= HUGEPAGE_MIN:
         offset = PAGE - (<uintptr_t>s.data % PAGE)
         madvise(s.data + offset, nbytes - offset, MADV_HUGEPAGE)
     s.nbytes = nbytes
