@@ -485,23 +485,30 @@ cdef Layout reshape(Layout a, int ndim, const int64_t* shape):
     return new_layout(ndim, shape, st, a.offset)
 
 
+cdef inline int64_t _slice_axis(Layout a, int axis, object key, int64_t* shape,
+                                int64_t* stride) except? -1:
+    """Axis ``axis`` of ``a`` sliced by ``key``: its length and stride into ``shape[0]`` and
+    ``stride[0]``; returns the offset the slice's first element adds."""
+    cdef Py_ssize_t start, stop, step, length
+    PySlice_Unpack(key, &start, &stop, &step)
+    length = PySlice_AdjustIndices(a.shape_[axis], &start, &stop, step)
+    shape[0] = length
+    # A step is at most the axis length once the slice holds two elements, so the product
+    # cannot overflow; with fewer the stride is never used.
+    stride[0] = a.strides_[axis] * step if length > 1 else a.strides_[axis]
+    return start * a.strides_[axis] if length > 0 else 0
+
+
 cdef Layout slice_first(Layout a, object key):
     """The view selected by one slice along the first axis (``x[1:5]``: the common key)."""
     if a.ndim == 0:
         return basic_index(a, (key,))
     cdef int64_t shape[MAXDIM]
     cdef int64_t st[MAXDIM]
-    cdef Py_ssize_t start, stop, step, length
-    PySlice_Unpack(key, &start, &stop, &step)
-    length = PySlice_AdjustIndices(a.shape_[0], &start, &stop, step)
     memcpy(shape, a.shape_, a.ndim * sizeof(int64_t))
     memcpy(st, a.strides_, a.ndim * sizeof(int64_t))
-    shape[0] = length
-    # As in basic_index: the product cannot overflow once the slice holds two elements.
-    if length > 1:
-        st[0] = a.strides_[0] * step
-    return new_layout(a.ndim, shape, st, a.offset + start * a.strides_[0] if length > 0
-                      else a.offset)
+    cdef int64_t offset = a.offset + _slice_axis(a, 0, key, shape, st)
+    return new_layout(a.ndim, shape, st, offset)
 
 
 cdef Layout basic_index(Layout a, object key):
@@ -512,7 +519,7 @@ cdef Layout basic_index(Layout a, object key):
     cdef int64_t st[MAXDIM]
     cdef int64_t offset = a.offset
     cdef int n = 0, src = 0, consumed = 0, i
-    cdef Py_ssize_t start, stop, step, length, idx, dim
+    cdef Py_ssize_t idx, dim
     cdef bint seen_ellipsis = False
     cdef int added = 0, dropped = 0
     for k in key:
@@ -538,15 +545,7 @@ cdef Layout basic_index(Layout a, object key):
     n = 0
     for k in key:
         if isinstance(k, slice):
-            dim = a.shape_[src]
-            PySlice_Unpack(k, &start, &stop, &step)
-            length = PySlice_AdjustIndices(dim, &start, &stop, step)
-            shape[n] = length
-            # A step is at most the axis length once the slice holds two elements, so the
-            # product cannot overflow; with fewer the stride is never used.
-            st[n] = a.strides_[src] * step if length > 1 else a.strides_[src]
-            if length > 0:
-                offset += start * a.strides_[src]
+            offset += _slice_axis(a, src, k, &shape[n], &st[n])
             n += 1
             src += 1
         elif k is None:
