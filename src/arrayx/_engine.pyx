@@ -83,12 +83,7 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
     isz[1] = ITEMSIZE[c1]
     base[0] = s0.data + l0.offset * isz[0]
     base[1] = s1.data + l1.offset * isz[1]
-    if l1.size >= NOGIL_MIN:
-        with nogil:
-            execute(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0)
-    else:
-        execute(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0)
-    return 0
+    return launch(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0, l1.size)
 
 
 cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
@@ -102,6 +97,24 @@ cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base
         return run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz, casts,
                         fold_size)
     cpu_run(fn, nop, nd, dims, base, strides, isz, serial, casts)
+    return 0
+
+
+cdef inline int launch(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
+                       int64_t* strides, int* isz, bint serial, const loop2d_fn* casts,
+                       fold_init_fn fold_init, loop2d_fn fold_combine, int64_t fold_size,
+                       int64_t size) except -1:
+    """``execute``, without the GIL when it runs over ``size`` >= NOGIL_MIN elements."""
+    cdef int status
+    if size >= NOGIL_MIN:
+        with nogil:
+            status = execute(fn, nop, n, dims, base, strides, isz, serial, casts, fold_init,
+                             fold_combine, fold_size)
+    else:
+        status = execute(fn, nop, n, dims, base, strides, isz, serial, casts, fold_init,
+                         fold_combine, fold_size)
+    if status:
+        raise MemoryError("no memory for a parallel reduction's partial results")
     return 0
 
 
@@ -314,17 +327,8 @@ cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape
     cdef const loop2d_fn* cast_table = NULL
     if cast:
         cast_table = &casts[0]
-    cdef int status
-    if shape.size >= NOGIL_MIN:
-        with nogil:
-            status = execute(fn, nop, n, dims, base, strides, isz, serial, cast_table,
-                             fold_init, fold_combine, fold_size)
-    else:
-        status = execute(fn, nop, n, dims, base, strides, isz, serial, cast_table, fold_init,
-                         fold_combine, fold_size)
-    if status:
-        raise MemoryError("no memory for a parallel reduction's partial results")
-    return 0
+    return launch(fn, nop, n, dims, base, strides, isz, serial, cast_table, fold_init,
+                  fold_combine, fold_size, shape.size)
 
 
 cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
