@@ -138,11 +138,11 @@ template <class A> struct squared_deviation {
     template <class X> X operator()(X x) const { const X d = x - centre; return d * d; }
 };
 
-// Sums and products of a contiguous float run fold in full-width lanes: blocks of FOLD_BLOCK
+// Sums and products of a contiguous run fold in full-width lanes: blocks of 8 * FOLD_UNROLL
 // vectors go through FOLD_UNROLL vectors of independent accumulators (each lane adds 8
 // elements of a block), and the blocks' vectors are combined pairwise, as a binary counter
-// merges them: the rounding error grows with the logarithm of the length, as NumPy's pairwise
-// sum's does, and the lanes are summed only once, at the end.
+// merges them: a float sum's rounding error grows with the logarithm of the length, as NumPy's
+// pairwise sum's does, and the lanes are summed only once, at the end.
 constexpr int FOLD_UNROLL = 4;
 template <class Op, class A>
 inline constexpr bool fold_in_lanes =
