@@ -106,6 +106,22 @@ cdef int square_side(Array x, str name) except -1:
     return <int>x._layout.shape_[nd - 1]
 
 
+cdef int matrix_dims(Array x, str name, int* m, int* n) except -1:
+    """The rows and columns of ``x``'s (non-empty) matrices into ``m`` and ``n``, checked to fit
+    LAPACK's int (the whole matrix too) and a float dtype."""
+    cdef int nd = x._layout.ndim
+    if nd < 2:
+        raise ValueError(f"{name} needs a stack of matrices, got shape {x.shape}")
+    cdef int64_t m64 = x._layout.shape_[nd - 2], n64 = x._layout.shape_[nd - 1]
+    if m64 < 1 or n64 < 1 or m64 > INT_MAX or n64 > INT_MAX or m64 * n64 > INT_MAX:
+        raise ValueError(f"{name}: matrices of shape ({m64}, {n64}) are beyond this path")
+    if not FLOAT32 <= x._code <= COMPLEX128:
+        raise TypeError(f"{name} needs a floating-point array, got {x.dtype}")
+    m[0] = <int>m64
+    n[0] = <int>n64
+    return 0
+
+
 cdef int* new_pivots(int n) except NULL:
     cdef int* ipiv = <int*>malloc((n if n > 0 else 1) * sizeof(int))
     if ipiv == NULL:
@@ -469,19 +485,14 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     LinAlgError
         If the computation does not converge.
     """
-    cdef int nd = x._layout.ndim
-    if nd < 2:
-        raise ValueError(f"svd needs a stack of matrices, got shape {x.shape}")
-    cdef int64_t m64 = x._layout.shape_[nd - 2], n64 = x._layout.shape_[nd - 1]
-    if m64 < 1 or n64 < 1 or m64 > INT_MAX or n64 > INT_MAX or m64 * n64 > INT_MAX:
-        raise ValueError(f"svd: matrices of shape ({m64}, {n64}) are beyond this path")
-    if not FLOAT32 <= x._code <= COMPLEX128:
-        raise TypeError(f"svd needs a floating-point array, got {x.dtype}")
-    cdef int m = <int>m64, n = <int>n64, k = m if m < n else n
+    cdef int m, n
+    matrix_dims(x, "svd", &m, &n)
+    cdef int nd = x._layout.ndim, k = m if m < n else n
+    cdef int64_t mn = <int64_t>m * n
     cdef int code = x._code, rcode = real_code(code), isz = ITEMSIZE[code]
     cdef Array a = contiguous_copy(x, code)
     cdef Layout L = a._layout
-    cdef int64_t batches = L.size // (m64 * n64)
+    cdef int64_t batches = L.size // mn
     cdef int64_t shape[MAXDIM]
     cdef int i
     for i in range(nd - 2):
@@ -504,7 +515,7 @@ def svd(Array x, bint vectors, bint full) -> tuple:
         pu, pvh = uu.ptr(), vh.ptr()
     cdef int64_t ustep = <int64_t>m * cols_u * isz if vectors else 0
     cdef int64_t vstep = <int64_t>rows_vh * n * isz if vectors else 0
-    cdef int64_t astep = m64 * n64 * isz, sstep = <int64_t>k * ITEMSIZE[rcode], b, bad = -1
+    cdef int64_t astep = mn * isz, sstep = <int64_t>k * ITEMSIZE[rcode], b, bad = -1
     cdef char q_work[16]
     cdef int64_t mx = m if m > n else n
     cdef int64_t lrwork = (7 * k if not vectors else
@@ -590,20 +601,15 @@ def qr(Array x, bint complete) -> tuple:
         ``(Q, R)``: ``Q`` the transpose of a C-contiguous array, ``R`` C-contiguous and zero
         below its diagonal; both of ``x``'s dtype.
     """
-    cdef int nd = x._layout.ndim
-    if nd < 2:
-        raise ValueError(f"qr needs a stack of matrices, got shape {x.shape}")
-    cdef int64_t m64 = x._layout.shape_[nd - 2], n64 = x._layout.shape_[nd - 1]
-    if m64 < 1 or n64 < 1 or m64 > INT_MAX or n64 > INT_MAX or m64 * n64 > INT_MAX:
-        raise ValueError(f"qr: matrices of shape ({m64}, {n64}) are beyond this path")
-    if not FLOAT32 <= x._code <= COMPLEX128:
-        raise TypeError(f"qr needs a floating-point array, got {x.dtype}")
-    cdef int m = <int>m64, n = <int>n64, k = m if m < n else n
+    cdef int m, n
+    matrix_dims(x, "qr", &m, &n)
+    cdef int nd = x._layout.ndim, k = m if m < n else n
+    cdef int64_t mn = <int64_t>m * n
     cdef int rows_r = m if complete else k, cols_q = m if complete else k
     cdef int code = x._code, isz = ITEMSIZE[code]
     # A column-major: the rows of a C-contiguous copy of x.mT.
     cdef Array at = contiguous_copy(<Array>x.mT, code)
-    cdef int64_t batches = at._layout.size // (m64 * n64)
+    cdef int64_t batches = at._layout.size // mn
     cdef int64_t shape[MAXDIM]
     cdef int i, j
     for i in range(nd - 2):
@@ -616,7 +622,7 @@ def qr(Array x, bint complete) -> tuple:
     if wider:
         shape[nd - 2], shape[nd - 1] = cols_q, m
         qt = new_array(contiguous(nd, shape), code, x._storage.device)
-    cdef int64_t astep = m64 * n64 * isz, rstep = <int64_t>rows_r * n * isz
+    cdef int64_t astep = mn * isz, rstep = <int64_t>rows_r * n * isz
     cdef int64_t qstep = <int64_t>cols_q * m * isz if wider else astep, b
     cdef char q_work[16]
     cdef char* pa = at.ptr()
