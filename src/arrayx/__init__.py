@@ -1,7 +1,7 @@
 """arrayx: the Python array API standard (2025.12) on its own strided core.
 
 The ``linalg`` and ``fft`` extensions, and ``matmul``, ``tensordot`` and ``vecdot``, load on
-first use (module ``__getattr__``): ``import arrayx`` does not import SciPy's linear algebra.
+first use (module ``__getattr__``): ``import arrayx`` does not load BLAS or LAPACK.
 """
 
 import importlib as _importlib

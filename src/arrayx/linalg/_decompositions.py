@@ -1,6 +1,6 @@
 """Factorisations and eigenproblems.
 
-Every factorisation calls LAPACK directly (``_lapack``: SciPy's ``cython_lapack``, without
+Every factorisation calls LAPACK directly (``_lapack``: the OpenBLAS NumPy calls, without
 the GIL); ``qr`` and ``svd`` of empty matrices, whose factors are empty or identity
 matrices, are built here. ``svdvals`` feeds the norms, ``pinv`` and ``matrix_rank``, whose
 finishing steps run in arrayx.

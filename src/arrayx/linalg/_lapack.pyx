@@ -1,8 +1,8 @@
 """LAPACK factorisations without the GIL: LU (with the solves and inverses built on it),
 Cholesky, the Hermitian eigenproblem and the SVD.
 
-LAPACK comes from SciPy's ``cython_lapack``, the same library as ``matmul``'s BLAS
-(``cython_blas``). LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
+LAPACK comes from the OpenBLAS NumPy itself calls (``_blas``), the library of ``matmul``'s
+BLAS. LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
 LAPACK's transpose, and each routine is asked for what the transpose gives directly:
 
 - LU: the factors of ``A.T``, which has the determinant of ``A``; ``solve`` asks ``getrs``
@@ -25,15 +25,10 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from scipy.linalg.cython_lapack cimport (
-    cgeev, cgeqrf, cgesdd, cgetrf, cgetrs, cheevd, cpotrf, cungqr, dgeev, dgeqrf, dgesdd,
-    dgetrf, dgetrs, dorgqr, dpotrf, dsyevd, sgeev, sgeqrf, sgesdd, sgetrf, sgetrs, sorgqr,
-    spotrf, ssyevd, zgeev, zgeqrf, zgesdd, zgetrf, zgetrs, zheevd, zpotrf, zungqr,
-)
-
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE
+from arrayx.linalg._blas cimport Lapack, blas_int, lapack
 
 from arrayx.linalg._bridge import LinAlgError
 
@@ -46,38 +41,23 @@ cdef enum:
     COMPLEX128 = 12
 
 cdef int64_t INT_MAX = 2147483647
+cdef const Lapack* LAPACK = lapack()
 
 
-cdef int getrf(int code, int n, char* a, int* ipiv) noexcept nogil:
+cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogil:
     """LU of the n x n column-major ``a`` in place; LAPACK's ``info``."""
-    cdef int info = 0
-    cdef int lda = n if n > 1 else 1
-    if code == FLOAT32:
-        sgetrf(&n, &n, <float*>a, &lda, ipiv, &info)
-    elif code == FLOAT64:
-        dgetrf(&n, &n, <double*>a, &lda, ipiv, &info)
-    elif code == COMPLEX64:
-        cgetrf(&n, &n, <float complex*>a, &lda, ipiv, &info)
-    else:
-        zgetrf(&n, &n, <double complex*>a, &lda, ipiv, &info)
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
+    LAPACK.getrf[code - FLOAT32](&n, &n, a, &lda, ipiv, &info)
     return info
 
 
-cdef void getrs(int code, char trans, int n, int nrhs, char* lu, int* ipiv,
+cdef void getrs(int code, char trans, blas_int n, blas_int nrhs, char* lu, blas_int* ipiv,
                 char* b) noexcept nogil:
     """Solve with ``getrf``'s factors for the ``nrhs`` column-major columns of ``b``."""
-    cdef int info = 0
-    cdef int ld = n if n > 1 else 1
-    if code == FLOAT32:
-        sgetrs(&trans, &n, &nrhs, <float*>lu, &ld, ipiv, <float*>b, &ld, &info)
-    elif code == FLOAT64:
-        dgetrs(&trans, &n, &nrhs, <double*>lu, &ld, ipiv, <double*>b, &ld, &info)
-    elif code == COMPLEX64:
-        cgetrs(&trans, &n, &nrhs, <float complex*>lu, &ld, ipiv, <float complex*>b, &ld,
-               &info)
-    else:
-        zgetrs(&trans, &n, &nrhs, <double complex*>lu, &ld, ipiv, <double complex*>b, &ld,
-               &info)
+    cdef blas_int info = 0
+    cdef blas_int ld = n if n > 1 else 1
+    LAPACK.getrs[code - FLOAT32](&trans, &n, &nrhs, lu, &ld, ipiv, b, &ld, &info)
 
 
 cdef void put_one(int code, char* p, bint negative) noexcept nogil:
@@ -122,8 +102,8 @@ cdef int matrix_dims(Array x, str name, int* m, int* n) except -1:
     return 0
 
 
-cdef int* new_pivots(int n) except NULL:
-    cdef int* ipiv = <int*>malloc((n if n > 0 else 1) * sizeof(int))
+cdef blas_int* new_pivots(int n) except NULL:
+    cdef blas_int* ipiv = <blas_int*>malloc((n if n > 0 else 1) * sizeof(blas_int))
     if ipiv == NULL:
         raise MemoryError()
     return ipiv
@@ -158,7 +138,7 @@ def lu_factor(Array x, str name) -> tuple:
     cdef int isz = ITEMSIZE[code]
     cdef char* a = lu.ptr()
     cdef char* s = parity.ptr()
-    cdef int* ipiv = new_pivots(n)
+    cdef blas_int* ipiv = new_pivots(n)
     cdef int i
     cdef bint negative
     with nogil:
@@ -191,7 +171,7 @@ cdef Array _solve(Array a, Array bt, int code, int n, int nrhs, char trans, bint
     cdef int64_t bstep = <int64_t>n * nrhs * ITEMSIZE[code]
     cdef char* pa = a.ptr()
     cdef char* pb = bt.ptr()
-    cdef int* ipiv = new_pivots(n)
+    cdef blas_int* ipiv = new_pivots(n)
     cdef int64_t u, bad = -1
     with nogil:
         for u in range(batches):
@@ -271,17 +251,10 @@ def inv(Array x) -> Array:
     return _solve(a, out, code, n, n, b"N", True, "inv")
 
 
-cdef int potrf(int code, char uplo, int n, char* a) noexcept nogil:
-    cdef int info = 0
-    cdef int lda = n if n > 1 else 1
-    if code == FLOAT32:
-        spotrf(&uplo, &n, <float*>a, &lda, &info)
-    elif code == FLOAT64:
-        dpotrf(&uplo, &n, <double*>a, &lda, &info)
-    elif code == COMPLEX64:
-        cpotrf(&uplo, &n, <float complex*>a, &lda, &info)
-    else:
-        zpotrf(&uplo, &n, <double complex*>a, &lda, &info)
+cdef blas_int potrf(int code, char uplo, blas_int n, char* a) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
+    LAPACK.potrf[code - FLOAT32](&uplo, &n, a, &lda, &info)
     return info
 
 
@@ -353,24 +326,19 @@ cdef char* work_alloc(int64_t count, int size) except NULL:
     return p
 
 
-cdef int evd(int code, char jobz, int n, char* a, char* w, char* work, int lwork, char* rwork,
-             int lrwork, int* iwork, int liwork) noexcept nogil:
+cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
+                  blas_int lwork, char* rwork, blas_int lrwork, blas_int* iwork,
+                  blas_int liwork) noexcept nogil:
     """``syevd``/``heevd`` on the upper triangle of the column-major ``a``; LAPACK's info."""
-    cdef int info = 0
-    cdef int lda = n if n > 1 else 1
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
     cdef char uplo = b"U"
-    if code == FLOAT32:
-        ssyevd(&jobz, &uplo, &n, <float*>a, &lda, <float*>w, <float*>work, &lwork, iwork,
-               &liwork, &info)
-    elif code == FLOAT64:
-        dsyevd(&jobz, &uplo, &n, <double*>a, &lda, <double*>w, <double*>work, &lwork, iwork,
-               &liwork, &info)
-    elif code == COMPLEX64:
-        cheevd(&jobz, &uplo, &n, <float complex*>a, &lda, <float*>w, <float complex*>work,
-               &lwork, <float*>rwork, &lrwork, iwork, &liwork, &info)
+    if code < COMPLEX64:
+        LAPACK.syevd[code - FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
+                                     &info)
     else:
-        zheevd(&jobz, &uplo, &n, <double complex*>a, &lda, <double*>w, <double complex*>work,
-               &lwork, <double*>rwork, &lrwork, iwork, &liwork, &info)
+        LAPACK.heevd[code - COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
+                                       &lrwork, iwork, &liwork, &info)
     return info
 
 
@@ -410,11 +378,11 @@ def eigh(Array x, bint vectors) -> tuple:
     cdef char* pw = w.ptr()
     cdef char q_work[16]
     cdef char q_rwork[8]
-    cdef int q_iwork = 0
-    cdef int lwork, lrwork, liwork
+    cdef blas_int q_iwork = 0
+    cdef blas_int lwork, lrwork, liwork
     cdef char* work = NULL
     cdef char* rwork = NULL
-    cdef int* iwork = NULL
+    cdef blas_int* iwork = NULL
     if batches:
         evd(code, jobz, n, pa, pw, q_work, -1, q_rwork, -1, &q_iwork, -1)
         lwork = <int>work_size(code, q_work)
@@ -423,7 +391,7 @@ def eigh(Array x, bint vectors) -> tuple:
         try:
             work = work_alloc(lwork, ITEMSIZE[code])
             rwork = work_alloc(lrwork, ITEMSIZE[rcode])
-            iwork = <int*>work_alloc(liwork, sizeof(int))
+            iwork = <blas_int*>work_alloc(liwork, sizeof(blas_int))
             with nogil:
                 for u in range(batches):
                     if evd(code, jobz, n, pa + u * step, pw + u * wstep, work, lwork, rwork,
@@ -439,25 +407,17 @@ def eigh(Array x, bint vectors) -> tuple:
     return w, (a if vectors else None)
 
 
-cdef int gesdd(int code, char jobz, int m, int n, char* a, char* s, char* u, int ldu,
-               char* vt, int ldvt, char* work, int lwork, char* rwork,
-               int* iwork) noexcept nogil:
-    cdef int info = 0
-    cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
-        sgesdd(&jobz, &m, &n, <float*>a, &lda, <float*>s, <float*>u, &ldu, <float*>vt, &ldvt,
-               <float*>work, &lwork, iwork, &info)
-    elif code == FLOAT64:
-        dgesdd(&jobz, &m, &n, <double*>a, &lda, <double*>s, <double*>u, &ldu, <double*>vt,
-               &ldvt, <double*>work, &lwork, iwork, &info)
-    elif code == COMPLEX64:
-        cgesdd(&jobz, &m, &n, <float complex*>a, &lda, <float*>s, <float complex*>u, &ldu,
-               <float complex*>vt, &ldvt, <float complex*>work, &lwork, <float*>rwork, iwork,
-               &info)
+cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* s, char* u,
+                    blas_int ldu, char* vt, blas_int ldvt, char* work, blas_int lwork,
+                    char* rwork, blas_int* iwork) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    if code < COMPLEX64:
+        LAPACK.gesdd_real[code - FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
+                                          &lwork, iwork, &info)
     else:
-        zgesdd(&jobz, &m, &n, <double complex*>a, &lda, <double*>s, <double complex*>u, &ldu,
-               <double complex*>vt, &ldvt, <double complex*>work, &lwork, <double*>rwork,
-               iwork, &info)
+        LAPACK.gesdd_complex[code - COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
+                                               work, &lwork, rwork, iwork, &info)
     return info
 
 
@@ -524,10 +484,10 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     cdef char* ps = s.ptr()
     cdef char* work = NULL
     cdef char* rwork = NULL
-    cdef int* iwork = NULL
+    cdef blas_int* iwork = NULL
     cdef int lwork
     try:
-        iwork = <int*>work_alloc(8 * <int64_t>k, sizeof(int))
+        iwork = <blas_int*>work_alloc(8 * <int64_t>k, sizeof(blas_int))
         rwork = work_alloc(lrwork if code >= COMPLEX64 else 1, ITEMSIZE[rcode])
         gesdd(code, jobz, n, m, pa, ps, pvh, ld_lu, pu, ld_lvt, q_work, -1, rwork, iwork)
         lwork = <int>work_size(code, q_work)
@@ -549,38 +509,20 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     return uu, s, vh
 
 
-cdef int geqrf(int code, int m, int n, char* a, char* tau, char* work,
-               int lwork) noexcept nogil:
-    cdef int info = 0
-    cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
-        sgeqrf(&m, &n, <float*>a, &lda, <float*>tau, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
-        dgeqrf(&m, &n, <double*>a, &lda, <double*>tau, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
-        cgeqrf(&m, &n, <float complex*>a, &lda, <float complex*>tau, <float complex*>work,
-               &lwork, &info)
-    else:
-        zgeqrf(&m, &n, <double complex*>a, &lda, <double complex*>tau,
-               <double complex*>work, &lwork, &info)
+cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* work,
+                    blas_int lwork) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    LAPACK.geqrf[code - FLOAT32](&m, &n, a, &lda, tau, work, &lwork, &info)
     return info
 
 
-cdef int orgqr(int code, int m, int n, int k, char* a, char* tau, char* work,
-               int lwork) noexcept nogil:
+cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char* tau,
+                    char* work, blas_int lwork) noexcept nogil:
     """``Q``'s first ``n`` columns from ``geqrf``'s reflectors (``ungqr`` for complex)."""
-    cdef int info = 0
-    cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
-        sorgqr(&m, &n, &k, <float*>a, &lda, <float*>tau, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
-        dorgqr(&m, &n, &k, <double*>a, &lda, <double*>tau, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
-        cungqr(&m, &n, &k, <float complex*>a, &lda, <float complex*>tau,
-               <float complex*>work, &lwork, &info)
-    else:
-        zungqr(&m, &n, &k, <double complex*>a, &lda, <double complex*>tau,
-               <double complex*>work, &lwork, &info)
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    LAPACK.orgqr[code - FLOAT32](&m, &n, &k, a, &lda, tau, work, &lwork, &info)
     return info
 
 
@@ -659,25 +601,19 @@ def qr(Array x, bint complete) -> tuple:
     return qt.mT, r
 
 
-cdef int geev(int code, char jobvr, int n, char* a, char* w, char* wi, char* vr, char* work,
-              int lwork, char* rwork) noexcept nogil:
+cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi, char* vr,
+                   char* work, blas_int lwork, char* rwork) noexcept nogil:
     """Eigenvalues (``w``, and ``wi`` for the imaginary parts of a real ``a``) and right
     eigenvectors of the column-major ``a``; LAPACK's info."""
-    cdef int info = 0
-    cdef int ld = n if n > 1 else 1
+    cdef blas_int info = 0
+    cdef blas_int ld = n if n > 1 else 1
     cdef char jobvl = b"N"
-    if code == FLOAT32:
-        sgeev(&jobvl, &jobvr, &n, <float*>a, &ld, <float*>w, <float*>wi, NULL, &ld,
-              <float*>vr, &ld, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
-        dgeev(&jobvl, &jobvr, &n, <double*>a, &ld, <double*>w, <double*>wi, NULL, &ld,
-              <double*>vr, &ld, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
-        cgeev(&jobvl, &jobvr, &n, <float complex*>a, &ld, <float complex*>w, NULL, &ld,
-              <float complex*>vr, &ld, <float complex*>work, &lwork, <float*>rwork, &info)
+    if code < COMPLEX64:
+        LAPACK.geev_real[code - FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
+                                         work, &lwork, &info)
     else:
-        zgeev(&jobvl, &jobvr, &n, <double complex*>a, &ld, <double complex*>w, NULL, &ld,
-              <double complex*>vr, &ld, <double complex*>work, &lwork, <double*>rwork, &info)
+        LAPACK.geev_complex[code - COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
+                                              work, &lwork, rwork, &info)
     return info
 
 

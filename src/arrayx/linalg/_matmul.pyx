@@ -11,14 +11,11 @@ broadcast and looped here, without the GIL.
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 
-from scipy.linalg.cython_blas cimport (
-    cdotu, cgemm, csyrk, ddot, dgemm, dsyrk, sdot, sgemm, ssyrk, zdotu, zgemm, zsyrk,
-)
-
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE, promote_codes
 from arrayx._kernels.cpu.iterate cimport threads_now
+from arrayx.linalg._blas cimport Lapack, blas_int, lapack
 
 from arrayx import _dtypes
 
@@ -137,63 +134,43 @@ cdef inline void batch_offsets(int64_t u, int nb, const int64_t* shape, const in
         ob[0] += r * sb[i]
 
 
-cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda, char* b,
-               int ldb, char* c) noexcept nogil:
+cdef const Lapack* BLAS = lapack()
+# 1 and 0 for alpha and beta: a complex one's first half is the real one of its precision.
+cdef float complex ONE_SINGLE = 1
+cdef double complex ONE_DOUBLE = 1
+cdef double complex ZERO = 0
+
+
+cdef inline const void* one(int code) noexcept nogil:
+    return &ONE_SINGLE if code == FLOAT32 or code == COMPLEX64 else &ONE_DOUBLE
+
+
+cdef void gemm(int code, char ta, char tb, blas_int m, blas_int n, blas_int k, char* a,
+               blas_int lda, char* b, blas_int ldb, char* c) noexcept nogil:
     """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
-    cdef float s1 = 1, s0 = 0
-    cdef double d1 = 1, d0 = 0
-    cdef float complex c1 = 1, c0 = 0
-    cdef double complex z1 = 1, z0 = 0
-    cdef int ldc = n if n > 1 else 1
-    if code == FLOAT32:
-        sgemm(&tb, &ta, &n, &m, &k, &s1, <float*>b, &ldb, <float*>a, &lda, &s0, <float*>c,
-              &ldc)
-    elif code == FLOAT64:
-        dgemm(&tb, &ta, &n, &m, &k, &d1, <double*>b, &ldb, <double*>a, &lda, &d0,
-              <double*>c, &ldc)
-    elif code == COMPLEX64:
-        cgemm(&tb, &ta, &n, &m, &k, &c1, <float complex*>b, &ldb, <float complex*>a, &lda,
-              &c0, <float complex*>c, &ldc)
-    else:
-        zgemm(&tb, &ta, &n, &m, &k, &z1, <double complex*>b, &ldb, <double complex*>a, &lda,
-              &z0, <double complex*>c, &ldc)
+    cdef blas_int ldc = n if n > 1 else 1
+    BLAS.gemm[code - FLOAT32](&tb, &ta, &n, &m, &k, one(code), b, &ldb, a, &lda, &ZERO, c, &ldc)
 
 
-cdef void dot(int code, int k, char* a, int inca, char* b, int incb,
+cdef void dot(int code, blas_int k, char* a, blas_int inca, char* b, blas_int incb,
               char* c) noexcept nogil:
     """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
     if code == FLOAT32:
-        (<float*>c)[0] = sdot(&k, <float*>a, &inca, <float*>b, &incb)
+        (<float*>c)[0] = BLAS.sdot(k, a, inca, b, incb)
     elif code == FLOAT64:
-        (<double*>c)[0] = ddot(&k, <double*>a, &inca, <double*>b, &incb)
-    elif code == COMPLEX64:
-        (<float complex*>c)[0] = cdotu(&k, <float complex*>a, &inca, <float complex*>b, &incb)
+        (<double*>c)[0] = BLAS.ddot(k, a, inca, b, incb)
     else:
-        (<double complex*>c)[0] = zdotu(&k, <double complex*>a, &inca, <double complex*>b,
-                                        &incb)
+        BLAS.dotu_sub[code - COMPLEX64](k, a, inca, b, incb, c)
 
 
-cdef void syrk(int code, char trans, int n, int k, char* a, int lda, char* c) noexcept nogil:
+cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
+               char* c) noexcept nogil:
     """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
     transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
     lower one of the row-major ``c``."""
     cdef char uplo = b"U"
-    cdef float s1 = 1, s0 = 0
-    cdef double d1 = 1, d0 = 0
-    cdef float complex c1 = 1, c0 = 0
-    cdef double complex z1 = 1, z0 = 0
-    cdef int ldc = n if n > 1 else 1
-    if code == FLOAT32:
-        ssyrk(&uplo, &trans, &n, &k, &s1, <float*>a, &lda, &s0, <float*>c, &ldc)
-    elif code == FLOAT64:
-        dsyrk(&uplo, &trans, &n, &k, &d1, <double*>a, &lda, &d0, <double*>c, &ldc)
-    elif code == COMPLEX64:
-        csyrk(&uplo, &trans, &n, &k, &c1, <float complex*>a, &lda, &c0, <float complex*>c,
-              &ldc)
-    else:
-        zsyrk(&uplo, &trans, &n, &k, &z1, <double complex*>a, &lda, &z0,
-              <double complex*>c, &ldc)
-
+    cdef blas_int ldc = n if n > 1 else 1
+    BLAS.syrk[code - FLOAT32](&uplo, &trans, &n, &k, one(code), a, &lda, &ZERO, c, &ldc)
 
 cdef bint _is_gram(Mat* ma, Mat* mb, int nb) noexcept:
     """Whether ``b`` is ``a`` transposed (the same memory with the strides swapped), so the

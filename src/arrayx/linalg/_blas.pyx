@@ -1,0 +1,92 @@
+# cython: language_level=3
+"""BLAS and LAPACK from one ILP64 OpenBLAS, the one NumPy itself calls, bound at run time.
+
+NumPy's wheels bundle ``scipy-openblas64`` (OpenBLAS with 64-bit integers and ``scipy_``-prefixed
+symbols) for ``numpy.linalg`` and ``matmul``. arrayx binds the same library: one set of BLAS
+threads in the process, the kernels NumPy runs, and integers wide enough for any matrix. Where
+NumPy has no such copy (a NumPy built against another BLAS), the ``scipy-openblas64`` package,
+a dependency of arrayx, provides it. The addresses are looked up once, with ctypes, when
+``arrayx.linalg`` loads; the routines are then called through :func:`lapack`'s table, without
+the GIL.
+"""
+import ctypes
+import importlib
+from pathlib import Path
+
+import numpy
+
+# The table's fields in order: the BLAS/LAPACK routine names (ssyevd, cheevd: each family's own).
+SYMBOLS = (
+    "sgemm", "dgemm", "cgemm", "zgemm", "ssyrk", "dsyrk", "csyrk", "zsyrk",
+    "cblas_sdot", "cblas_ddot", "cblas_cdotu_sub", "cblas_zdotu_sub",
+    "sgetrf", "dgetrf", "cgetrf", "zgetrf", "sgetrs", "dgetrs", "cgetrs", "zgetrs",
+    "spotrf", "dpotrf", "cpotrf", "zpotrf", "ssyevd", "dsyevd", "cheevd", "zheevd",
+    "sgesdd", "dgesdd", "cgesdd", "zgesdd", "sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf",
+    "sorgqr", "dorgqr", "cungqr", "zungqr", "sgeev", "dgeev", "cgeev", "zgeev",
+)
+
+cdef Lapack LAPACK
+
+
+def _symbol(name: str) -> str:
+    """The exported name of routine ``name`` in scipy-openblas64."""
+    if name.startswith("cblas_"):
+        return f"scipy_{name}64_"
+    return f"scipy_{name}_64_"
+
+
+def library_path() -> str:
+    """The file of the ILP64 OpenBLAS arrayx calls: NumPy's own copy where it has one.
+
+    Returns
+    -------
+    str
+        The path of the shared library.
+
+    Raises
+    ------
+    ImportError
+        If neither NumPy nor the ``scipy-openblas64`` package provides the library.
+    """
+    here = Path(numpy.__file__).parent
+    for folder in (here.parent / "numpy.libs", here / ".dylibs"):
+        if folder.is_dir():
+            found = sorted(folder.glob("*scipy_openblas64_*"))
+            if found:
+                return str(found[0])
+    try:
+        scipy_openblas64 = importlib.import_module("scipy_openblas64")
+    except ImportError:
+        raise ImportError("arrayx.linalg needs OpenBLAS with 64-bit integers: NumPy's wheels "
+                          "bundle it; otherwise `pip install scipy-openblas64`") from None
+    lib_dir = Path(scipy_openblas64.get_lib_dir())
+    found = sorted(p for p in lib_dir.iterdir()
+                   if p.name.startswith(("lib" + scipy_openblas64.get_library(),
+                                         scipy_openblas64.get_library())))
+    if not found:
+        raise ImportError(f"scipy-openblas64 has no library in {lib_dir}")
+    return str(found[0])
+
+
+_LIBRARY = ctypes.CDLL(library_path())
+
+
+cdef void bind() except *:
+    if sizeof(Lapack) != len(SYMBOLS) * sizeof(void*):
+        raise ImportError("arrayx.linalg._blas: the routine table and its names disagree")
+    cdef void** slots = <void**>&LAPACK
+    cdef Py_ssize_t i
+    for i, name in enumerate(SYMBOLS):
+        try:
+            address = ctypes.cast(getattr(_LIBRARY, _symbol(name)), ctypes.c_void_p).value
+        except AttributeError:
+            raise ImportError(f"{_LIBRARY._name} lacks {_symbol(name)}") from None
+        slots[i] = <void*><size_t>address
+
+
+bind()
+
+
+cdef const Lapack* lapack() noexcept:
+    """The bound routines."""
+    return &LAPACK

@@ -1,0 +1,81 @@
+"""Which BLAS/LAPACK arrayx binds: NumPy's own ILP64 OpenBLAS where NumPy has one (one set of
+BLAS threads in the process), else the scipy-openblas64 package, else a clear ImportError."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arrayx as ax
+from arrayx.linalg import _blas
+
+
+def _mapped_openblas() -> set[str]:
+    """The OpenBLAS files mapped into this process (Linux)."""
+    maps = Path("/proc/self/maps").read_text().splitlines()
+    return {line.split()[-1] for line in maps if "openblas" in line.split()[-1].lower()}
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc/self/maps")
+def test_one_openblas_in_the_process() -> None:
+    a = ax.asarray(np.arange(16.0).reshape(4, 4))
+    ax.linalg.svdvals(a @ a.mT)
+    np.linalg.svd(np.ones((3, 3)))
+    mapped = _mapped_openblas()
+    assert Path(_blas.library_path()).resolve() in {Path(p).resolve() for p in mapped}
+    if any("scipy_openblas64_" in p for p in mapped if "numpy" in p):
+        assert len(mapped) == 1
+
+
+def test_fallback_to_the_scipy_openblas64_package(monkeypatch, tmp_path) -> None:
+    package = pytest.importorskip("scipy_openblas64")
+    fake_numpy = types.SimpleNamespace(__file__=str(tmp_path / "numpy" / "__init__.py"))
+    monkeypatch.setattr(_blas, "numpy", fake_numpy)
+    path = Path(_blas.library_path())
+    assert path.parent == Path(package.get_lib_dir())
+    assert package.get_library() in path.name
+
+
+def test_no_library_is_a_clear_import_error(monkeypatch, tmp_path) -> None:
+    fake_numpy = types.SimpleNamespace(__file__=str(tmp_path / "numpy" / "__init__.py"))
+    monkeypatch.setattr(_blas, "numpy", fake_numpy)
+    monkeypatch.setitem(sys.modules, "scipy_openblas64", None)
+    with pytest.raises(ImportError, match="scipy-openblas64"):
+        _blas.library_path()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_every_bound_routine_family(dtype) -> None:
+    # gemm, dot, syrk (a Gram product), getrf/getrs, potrf, syevd/heevd, gesdd, geqrf/orgqr
+    # and geev on one well-conditioned matrix per dtype, checked by identities.
+    rng = np.random.default_rng(3)
+    n = 40
+    m = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n))
+                                       if dtype.startswith("complex") else 0)
+    spd = (m @ m.conj().T + n * np.eye(n)).astype(dtype)
+    a = ax.asarray(spd)
+    tol = 1e-3 if dtype in ("float32", "complex64") else 1e-9
+    scale = np.abs(spd).max()
+
+    def close(got, want) -> None:
+        np.testing.assert_allclose(np.asarray(got), want, atol=tol * scale * n)
+
+    close(a @ a, spd @ spd)
+    close(ax.vecdot(a[0], a[1]), np.vdot(spd[0], spd[1]))
+    close(a.mT @ a, spd.T @ spd)
+    close(ax.linalg.solve(a, a), np.eye(n))
+    low = ax.linalg.cholesky(a)
+    close(low @ ax.conj(low).mT, spd)
+    w, v = ax.linalg.eigh(a)
+    close((v * w[None, :]) @ ax.conj(v).mT, spd)
+    u, s, vh = ax.linalg.svd(a)
+    close((u * s[None, :]) @ vh, spd)
+    q, r = ax.linalg.qr(a)
+    close(q @ r, spd)
+    ew = ax.linalg.eigvals(a)
+    np.testing.assert_allclose(np.sort(np.asarray(ew).real), np.sort(np.asarray(w)),
+                               rtol=tol * n)
