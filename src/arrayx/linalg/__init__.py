@@ -4,8 +4,7 @@ Products run in arrayx (BLAS gemm for floating point, a blocked kernel for integ
 factorisations call LAPACK directly (the ILP64 OpenBLAS that NumPy itself calls, the library
 of the BLAS, without the GIL); determinants, norms, ``pinv`` and ``matrix_rank`` are finished
 on arrayx's own kernels. Every function takes stacks of matrices in the last two axes; the
-batch axes
-broadcast where the standard says they do. A matrix that a function cannot handle
+batch axes broadcast where the standard says they do. A matrix that a function cannot handle
 (singular, not positive definite) raises ``LinAlgError``.
 
 This module loads on first use of ``arrayx.linalg`` (or of ``matmul``), with BLAS and LAPACK.
