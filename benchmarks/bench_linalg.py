@@ -2,14 +2,49 @@
 
 ``svd`` and ``eigh`` are checked on their values (vectors are defined up to sign); the timed
 call computes the whole decomposition in both libraries.
+
+"matmul in 2 Python threads" runs two products at once from two Python threads with BLAS held
+to one thread (both libraries call the same OpenBLAS): a library that kept the GIL through gemm
+would take twice NumPy's time here. It needs threadpoolctl, and is left out without it.
 """
 
 from __future__ import annotations
+
+import threading
+from collections.abc import Callable
 
 import numpy as np
 
 import arrayx as xp
 from benchmarks.harness import Timing, compare
+
+
+def _in_two_threads(product: Callable[[], object]) -> Callable[[], list]:
+    """A callable that runs ``product`` in two Python threads at once and returns both results."""
+    def run() -> list:
+        results: list = [None, None]
+
+        def work(i: int) -> None:
+            results[i] = product()
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return results
+    return run
+
+
+def _two_thread_case(repeats: int, a: np.ndarray, A: xp.Array) -> list[Timing]:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return []
+    with threadpool_limits(limits=1, user_api="blas"):
+        return [compare("matmul 500 in 2 Python threads", _in_two_threads(lambda: A @ A),
+                        _in_two_threads(lambda: a @ a), repeats=repeats, target=1.1,
+                        exact=False, atol=1e-9)]
 
 
 def run(repeats: int) -> list[Timing]:
@@ -53,6 +88,7 @@ def run(repeats: int) -> list[Timing]:
         compare("eigh 500", lambda: xp.linalg.eigh(SYM).eigenvalues,
                 lambda: np.linalg.eigh(sym).eigenvalues, repeats=repeats, target=1.1,
                 exact=False, atol=1e-9),
+        *_two_thread_case(repeats, s500, S500),
         compare("fft complex128 2^20", lambda: xp.fft.fft(Z), lambda: np.fft.fft(z),
                 repeats=repeats, target=1.1, exact=False, atol=1e-8),
     ]
