@@ -208,14 +208,17 @@ def nanmean(x, /, *, axis=None, keepdims=False):
 
 def nanvar(x, /, *, axis=None, correction=0.0, keepdims=False):
     present = xp.astype(xp.logical_not(xp.isnan(x)), x.dtype)
-    count = xp.sum(present, axis=axis, keepdims=True)
-    centred = (x - nansum(x, axis=axis, keepdims=True) / count) * present
-    total = xp.sum(_nan_free(centred * centred, 0.0), axis=axis, keepdims=keepdims)
+    filled = _nan_free(x, 0.0)
+    mean = xp.sum(filled, axis=axis, keepdims=True) / xp.sum(present, axis=axis, keepdims=True)
+    centred = (filled - mean) * present
+    total = xp.sum(centred * centred, axis=axis, keepdims=keepdims)
     return total / (xp.sum(present, axis=axis, keepdims=keepdims) - correction)
 
 
 def nanstd(x, /, *, axis=None, correction=0.0, keepdims=False):
-    return xp.sqrt(nanvar(x, axis=axis, correction=correction, keepdims=keepdims))
+    var = nanvar(x, axis=axis, correction=correction, keepdims=keepdims)
+    # 0 where the variance is 0, with a 0 gradient there (as std's rule), not sqrt's inf.
+    return xp.where(var == 0, 0.0, xp.sqrt(var))
 
 
 COMPOSED = {

@@ -58,9 +58,16 @@ def _slogdet(ans, x):
     return vjp
 
 
+def _solve_adjoint(x1, x2, g):
+    """``solve(x1^H, g)``, ``g`` a stack of vectors when ``x2`` is one vector."""
+    if x2.ndim == 1:
+        return xp.linalg.solve(_h(x1), xp.expand_dims(g, axis=-1))[..., 0]
+    return xp.linalg.solve(_h(x1), g)
+
+
 def _solve_x1(ans, x1, x2):
     def vjp(g):
-        gb = xp.linalg.solve(_h(x1), g)
+        gb = _solve_adjoint(x1, x2, g)
         if x2.ndim == 1:
             c = xp.conj(ans) if ans.dtype.kind == "c" else ans
             return -xp.expand_dims(gb, axis=-1) * xp.expand_dims(c, axis=-2)
@@ -69,7 +76,7 @@ def _solve_x1(ans, x1, x2):
 
 
 def _solve_x2(ans, x1, x2):
-    return lambda g: xp.linalg.solve(_h(x1), g)
+    return lambda g: _solve_adjoint(x1, x2, g)
 
 
 def _cholesky(ans, x, *, upper=False):
