@@ -69,7 +69,7 @@ class Node:
     from. ``vjp`` is a tuple of per-input closures (``None`` where an input needs no
     gradient) or one closure returning a tuple; ``g`` accumulates the cotangent."""
 
-    __slots__ = ("vjp", "parents", "g", "shape", "dtype", "name")
+    __slots__ = ("vjp", "parents", "g", "shape", "dtype", "name", "__weakref__")
 
     def __init__(self, vjp, parents, shape, dtype, name):
         self.vjp = vjp
