@@ -26,12 +26,20 @@ from arrayx.autograd import (
 from arrayx.autograd import numpy as traced
 from arrayx.autograd._tracer import Node
 
-array_api_compat = pytest.importorskip("array_api_compat")
-
 
 def ns(x):
     """The namespace of ``x``, as library code finds it."""
-    return array_api_compat.array_namespace(x)
+    return x.__array_namespace__()
+
+
+def test_array_api_compat_finds_the_traced_namespace():
+    compat = pytest.importorskip("array_api_compat")
+
+    def f(x):
+        xp = compat.array_namespace(x)
+        assert xp is traced
+        return xp.sum(x * x)
+    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [2.0, 4.0])
 
 
 def central(f, x: np.ndarray, step: float = 1e-6) -> np.ndarray:
@@ -386,3 +394,17 @@ def test_two_layer_mlp_matches_pytorch():
     assert float(value) == pytest.approx(expected_value)
     for g, e in zip(grads, expected, strict=True):
         np.testing.assert_allclose(np.asarray(g), e, rtol=1e-10, atol=1e-12)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import arrayx.autograd as module
+    from arrayx.autograd import _api
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    failures: list[str] = []
+    for obj in (module, *(getattr(_api, n) for n in module.__all__ if hasattr(_api, n))):
+        for test in finder.find(obj, globs={}):
+            runner.run(test, out=failures.append)
+    assert not failures, "".join(failures)

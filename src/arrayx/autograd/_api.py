@@ -126,8 +126,8 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import vjp
-    >>> out, back = vjp(xp.sin, xp.asarray([0.0, 1.0]))
+    >>> from arrayx.autograd import numpy as tnp, vjp
+    >>> out, back = vjp(tnp.sin, xp.asarray([0.0, 1.0]))
     >>> back(xp.ones(2))[0]
     Array([1.        , 0.54030231], dtype=float64)
     """
@@ -165,8 +165,8 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import value_and_grad
-    >>> value_and_grad(lambda x: xp.sum(x * x))(xp.asarray([1.0, 2.0]))
+    >>> from arrayx.autograd import numpy as tnp, value_and_grad
+    >>> value_and_grad(lambda x: tnp.sum(x * x))(xp.asarray([1.0, 2.0]))
     (Array(5., dtype=float64), Array([2., 4.], dtype=float64))
     """
     @functools.wraps(f)
@@ -213,8 +213,8 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import grad
-    >>> grad(lambda x: xp.sum(xp.exp(x)))(xp.asarray([0.0, 1.0]))
+    >>> from arrayx.autograd import grad, numpy as tnp
+    >>> grad(lambda x: tnp.sum(tnp.exp(x)))(xp.asarray([0.0, 1.0]))
     Array([1.        , 2.71828183], dtype=float64)
     >>> grad(grad(lambda x: x ** 3))(xp.asarray(2.0))
     Array(12., dtype=float64)
@@ -270,8 +270,8 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import hessian
-    >>> hessian(lambda x: xp.sum(x ** 3))(xp.asarray([1.0, 2.0]))
+    >>> from arrayx.autograd import hessian, numpy as tnp
+    >>> hessian(lambda x: tnp.sum(x ** 3))(xp.asarray([1.0, 2.0]))
     Array([[ 6.,  0.],
            [ 0., 12.]], dtype=float64)
     """
@@ -284,8 +284,8 @@ def stop_gradient(x):
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import grad, stop_gradient
-    >>> grad(lambda x: xp.sum(x * stop_gradient(x)))(xp.asarray([3.0]))
+    >>> from arrayx.autograd import grad, numpy as tnp, stop_gradient
+    >>> grad(lambda x: tnp.sum(x * stop_gradient(x)))(xp.asarray([3.0]))
     Array([3.], dtype=float64)
     """
     return unwrap(x)
@@ -301,13 +301,13 @@ class custom_vjp:
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import custom_vjp, grad
+    >>> from arrayx.autograd import custom_vjp, grad, numpy as tnp
     >>> @custom_vjp
     ... def clipped_identity(x):
     ...     return x
     >>> clipped_identity.defvjp(lambda x: (x, None),
-    ...                         lambda res, g: (xp.clip(g, min=-1.0, max=1.0),))
-    >>> grad(lambda x: xp.sum(5 * clipped_identity(x)))(xp.asarray([1.0]))
+    ...                         lambda res, g: (tnp.clip(g, min=-1.0, max=1.0),))
+    >>> grad(lambda x: tnp.sum(5 * clipped_identity(x)))(xp.asarray([1.0]))
     Array([1.], dtype=float64)
     """
 
@@ -352,9 +352,9 @@ def checkpoint(f: Callable) -> Callable:
     Examples
     --------
     >>> import arrayx as xp
-    >>> from arrayx.autograd import checkpoint, grad
-    >>> layer = checkpoint(lambda x: xp.tanh(xp.tanh(x)))
-    >>> float(grad(lambda x: xp.sum(layer(x)))(xp.asarray([0.0])))
+    >>> from arrayx.autograd import checkpoint, grad, numpy as tnp
+    >>> layer = checkpoint(lambda x: tnp.tanh(tnp.tanh(x)))
+    >>> float(grad(lambda x: tnp.sum(layer(x)))(xp.asarray(0.0)))
     1.0
     """
     @custom_vjp
