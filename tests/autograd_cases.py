@@ -340,6 +340,12 @@ def _manipulation():
         return (lambda ns, c, a, b: ns.where(c > 0, a, b),
                 (lambda c, a, b: torch.where(c > 0, a, b)) if torch else None)
 
+    def pad(data, inputs):
+        mode = _pick(data, "mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+        width = data.draw(st.integers(0, 2), label="width")
+        return (lambda ns, a: ns.pad(a, ((width, 1),) * a.ndim, mode, constant_values=1.5),
+                None)
+
     def nd(data):
         return [data.draw(nonscalar, label="shape")]
 
@@ -388,6 +394,8 @@ def _manipulation():
             (d.draw(st.integers(1, 3), label="m"), 1), (d.draw(st.integers(1, 3), label="n"),)]),
         "meshgrid": custom(meshgrid, vec2),
         "clip": custom(clip, three),
+        "pad": custom(pad, lambda d: [d.draw(hnp.array_shapes(min_dims=1, max_dims=3,
+                                                              min_side=3, max_side=4))]),
         "where": custom(where, three),
     }
 
@@ -462,12 +470,28 @@ def _linalg():
         # A loss invariant under the sign of singular vectors.
         def f(ns, a):
             u, s, vh = ns.linalg.svd(a, full_matrices=False)
-            return ns.concat([ns.reshape(u * u, (-1,)), s, ns.reshape(vh * vh, (-1,))])
+            return ns.concat([ns.reshape(ns.abs(u) ** 2, (-1,)), s,
+                              ns.reshape(ns.abs(vh) ** 2, (-1,))])
 
         def tf(a):
             u, s, vh = torch.linalg.svd(a, full_matrices=False)
-            return torch.cat([(u * u).reshape(-1), s, (vh * vh).reshape(-1)])
+            return torch.cat([(u.abs() ** 2).reshape(-1), s, (vh.abs() ** 2).reshape(-1)])
         return f, tf
+
+    def qr(data, inputs):
+        # A loss invariant under the signs QR's factors may take.
+        def f(ns, a):
+            q, r = ns.linalg.qr(a)
+            return ns.concat([ns.reshape(q * q, (-1,)), ns.reshape(r * r, (-1,))])
+
+        def tf(a):
+            q, r = torch.linalg.qr(a)
+            return torch.cat([(q * q).reshape(-1), (r * r).reshape(-1)])
+        return f, tf
+
+    def tall(data):
+        n = data.draw(st.integers(1, 3), label="n")
+        return [(n + data.draw(st.integers(0, 2), label="extra rows"), n)]
 
     def pinv(data, inputs):
         return (lambda ns, a: ns.linalg.pinv(a), t("linalg.pinv"))
@@ -499,8 +523,7 @@ def _linalg():
         def wrapped(data, complex_=False):
             d = draw(data, complex_)
             a = d.inputs[0]
-            d.inputs[0] = a + 4 * np.eye(a.shape[-1]) if a.ndim >= 2 and (
-                a.shape[-1] == a.shape[-2]) else a
+            d.inputs[0] = a + 4 * np.eye(*a.shape[-2:]) if a.ndim >= 2 else a
             return d
         return wrapped
 
@@ -536,8 +559,9 @@ def _linalg():
         "linalg.cross": custom(cross, threes),
         "linalg.matrix_power": well_conditioned(custom(matrix_power, square)),
         "linalg.svdvals": separated(custom(svdvals, distinct_matrix)),
-        "linalg.svd": separated(custom(svd, distinct_matrix)),
+        "linalg.svd": separated(custom(svd, distinct_matrix, complex_ok=True)),
         "linalg.pinv": separated(custom(pinv, distinct_matrix)),
+        "linalg.qr": well_conditioned(custom(qr, tall)),
         "linalg.cholesky": spd(lambda ns, a: ns.linalg.cholesky(a),
                                t("linalg.cholesky")),
         "linalg.eigh": spd(lambda ns, a: ns.concat([

@@ -28,12 +28,18 @@ def backward(trace: Trace, out: Node, cotangent, retain: bool) -> None:
             check_saved(node, i, mutations)
         if not retain:
             node.vjp = None
-        if type(vjp) is tuple:
-            grads = [None if fn is None else fn(g) for fn in vjp]
-        else:
-            grads = vjp(g)
-        for parent, pg in zip(node.parents, grads, strict=False):
-            if parent is None or pg is None:
+        grads = None if type(vjp) is tuple else vjp(g)
+        for k, parent in enumerate(node.parents):
+            if parent is None:
+                continue
+            if grads is None:
+                fn = vjp[k]
+                if fn is None:
+                    continue
+                pg = fn(g)
+            else:
+                pg = grads[k]
+            if pg is None:
                 continue
             if pg.shape != parent.shape or pg.dtype != parent.dtype:
                 pg = fit(pg, parent)

@@ -127,8 +127,8 @@ def _svd(ans, x, *, full_matrices=True):
     u, s, vh = ans
     m, n = x.shape[-2:]
     if full_matrices and m != n:
-        raise NotImplementedError("the gradient of svd(full_matrices=True) of a non-square "
-                                  "matrix is not defined; use full_matrices=False")
+        raise TypeError("svd has a gradient rule for full_matrices=False (or square matrices) "
+                        "only")
 
     def vjp(gs):
         gu, gsv, gvh = gs
@@ -157,6 +157,27 @@ def _svd(ans, x, *, full_matrices=True):
                 proj = gv - xp.matmul(v, xp.matmul(vh, gv))
                 out = out + xp.matmul(u / smat, _h(proj))
         return (out + xp.matmul(xp.matmul(u, mid), vh),)
+    return vjp
+
+
+def _qr(ans, x, *, mode="reduced"):
+    q, r = ans
+    m, n = x.shape[-2:]
+    if m < n or (mode == "complete" and m != n) or x.dtype.kind == "c":
+        raise TypeError("qr has a gradient rule for real matrices with at least as many rows "
+                        "as columns, in mode='reduced', only")
+
+    def vjp(gs):
+        # TensorFlow's QrGrad: A = QR; gA = Q (gR + tril(skew) R^-H) + (gQ - Q Q^H gQ) R^-H.
+        gq, gr = gs
+        gq = 0 * q if gq is None else gq
+        gr = 0 * r if gr is None else gr
+        qdq = xp.matmul(_h(q), gq)
+        rdr = xp.matmul(r, _h(gr))
+        low = xp.tril(qdq - _h(qdq) + rdr - _h(rdr))
+        r_inv_h = _h(xp.linalg.inv(r))
+        return (xp.matmul(q, gr + xp.matmul(low, r_inv_h))
+                + xp.matmul(gq - xp.matmul(q, qdq), r_inv_h),)
     return vjp
 
 
@@ -264,7 +285,7 @@ LINALG = {
     "matrix_transpose": ((lambda ans, x: lambda g: xp.matrix_transpose(g)),),
 }
 # Functions returning several arrays: joint makers taking the list of cotangents.
-LINALG_MULTI = {"slogdet": _slogdet, "eigh": _eigh, "svd": _svd}
+LINALG_MULTI = {"slogdet": _slogdet, "eigh": _eigh, "svd": _svd, "qr": _qr}
 FFT = {
     "fft": _fft_rule("ifft"),
     "ifft": _fft_rule("fft"),

@@ -32,11 +32,10 @@ from arrayx.autograd._tracer import traced as xp
 
 def _cj(x):
     """The complex conjugate of an array or Python scalar (itself when real)."""
-    if isinstance(x, (bool, int, float)):
-        return x
-    if isinstance(x, complex):
-        return x.conjugate()
-    return xp.conj(x) if x.dtype.kind == "c" else x
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return x.conjugate() if isinstance(x, complex) else x
+    return xp.conj(x) if dtype.kind == "c" else x
 
 
 def _mul(g, d):
@@ -405,6 +404,15 @@ def _tri(name):
     return (maker,)
 
 
+def _pad(ans, x, pad_width, mode="constant", *, constant_values=0):
+    def vjp(g):
+        # Every mode gathers: pad the flat positions, -1 where a constant was written.
+        positions = _positions(x, lambda i: xp.pad(i, pad_width, mode, constant_values=-1))
+        kept = positions >= 0
+        return scatter_add(xp.where(kept, g, 0.0), xp.where(kept, positions, 0), x.shape)
+    return vjp
+
+
 INDEXING = {
     "getitem": (_getitem, None),
     "take": (_take, None),
@@ -416,6 +424,7 @@ INDEXING = {
     "astype": ((lambda ans, x, *a, **k: lambda g: g),),
     "tril": _tri("tril"),
     "triu": _tri("triu"),
+    "pad": (_pad, None, None),
 }
 
 

@@ -141,6 +141,13 @@ class Tracer:
         raise TypeError("a traced array cannot become a NumPy array: its gradient would be "
                         "lost (use arrayx.autograd.stop_gradient(x) first)")
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        raise TypeError("a traced array cannot be exported through DLPack: its gradient would "
+                        "be lost (use arrayx.autograd.stop_gradient(x) first)")
+
+    def __dlpack_device__(self) -> tuple:
+        return unwrap(self).__dlpack_device__()
+
     def __getitem__(self, key):
         return traced.getitem(self, key)
 
