@@ -493,6 +493,21 @@ def _linalg():
         n = data.draw(st.integers(1, 3), label="n")
         return [(n + data.draw(st.integers(0, 2), label="extra rows"), n)]
 
+    def eigvals(data, inputs):
+        return (lambda ns, a: ns.linalg.eigvals(a), t("linalg.eigvals"))
+
+    def eig(data, inputs):
+        # A loss invariant under the eigenvectors' phases.
+        def f(ns, a):
+            w, v = ns.linalg.eig(a)
+            return ns.concat([ns.reshape(w, (-1,)),
+                              ns.astype(ns.reshape(ns.abs(v) ** 2, (-1,)), w.dtype)])
+
+        def tf(a):
+            w, v = torch.linalg.eig(a)
+            return torch.cat([w.reshape(-1), (v.abs() ** 2).reshape(-1).to(w.dtype)])
+        return f, tf
+
     def pinv(data, inputs):
         return (lambda ns, a: ns.linalg.pinv(a), t("linalg.pinv"))
 
@@ -562,6 +577,8 @@ def _linalg():
         "linalg.svd": separated(custom(svd, distinct_matrix, complex_ok=True)),
         "linalg.pinv": separated(custom(pinv, distinct_matrix)),
         "linalg.qr": well_conditioned(custom(qr, tall)),
+        "linalg.eig": custom(eig, square, complex_ok=True),
+        "linalg.eigvals": custom(eigvals, square, complex_ok=True),
         "linalg.cholesky": spd(lambda ns, a: ns.linalg.cholesky(a),
                                t("linalg.cholesky")),
         "linalg.eigh": spd(lambda ns, a: ns.concat([

@@ -118,7 +118,6 @@ def test_every_function_is_in_one_table():
         "special": set(_namespace.SPECIAL),
         "nondifferentiable": set(_namespace.NONDIFFERENTIABLE),
         "creation": set(_namespace.CREATION),
-        "unsupported": set(_namespace.UNSUPPORTED),
     }
     for name in sorted(_spec_functions()):
         homes = [kind for kind, names in tables.items() if name in names]

@@ -109,6 +109,34 @@ def _eigh(ans, x):
     return vjp
 
 
+def _eig_cotangent(w, v, gw, gv):
+    """``V^-H (diag(gw) + F) V^H`` of a general eigendecomposition (PyTorch's rule), ``F``
+    the eigenvectors' part, with their unit norm taken into account."""
+    n = w.shape[-1]
+    eye = xp.eye(n, dtype=v.dtype)
+    inner = 0
+    if gv is not None:
+        vhgv = xp.matmul(_h(v), gv)
+        diag = xp.real(xp.linalg.diagonal(vhgv))
+        vhgv = vhgv - xp.matmul(_h(v), v * xp.expand_dims(diag, axis=-2))
+        wc = xp.conj(w)
+        gap = xp.expand_dims(wc, axis=-2) - xp.expand_dims(wc, axis=-1)
+        off = gap != 0
+        inner = xp.where(off, vhgv / xp.where(off, gap, 1.0), 0.0)
+    if gw is not None:
+        inner = inner + xp.expand_dims(gw, axis=-1) * eye
+    return xp.linalg.solve(_h(v), xp.matmul(inner, _h(v)))
+
+
+def _eig(ans, x):
+    w, v = ans
+    return lambda gs: (_eig_cotangent(w, v, gs[0], gs[1]),)
+
+
+def _eigvals(ans, x):
+    return lambda g: _eig_cotangent(ans, xp.linalg.eig(x).eigenvectors, g, None)
+
+
 def _eigvalsh(ans, x):
     def vjp(g):
         v = xp.linalg.eigh(x).eigenvectors
@@ -279,13 +307,15 @@ LINALG = {
     "solve": (_solve_x1, _solve_x2),
     "cholesky": (_cholesky,),
     "eigvalsh": (_eigvalsh,),
+    "eigvals": (_eigvals,),
     "svdvals": (_svdvals,),
     "diagonal": (_diagonal,),
     "vector_norm": (_vector_norm,),
     "matrix_transpose": ((lambda ans, x: lambda g: xp.matrix_transpose(g)),),
 }
 # Functions returning several arrays: joint makers taking the list of cotangents.
-LINALG_MULTI = {"slogdet": _slogdet, "eigh": _eigh, "svd": _svd, "qr": _qr}
+LINALG_MULTI = {"slogdet": _slogdet, "eigh": _eigh, "svd": _svd, "qr": _qr,
+                "eig": _eig}
 FFT = {
     "fft": _fft_rule("ifft"),
     "ifft": _fft_rule("fft"),

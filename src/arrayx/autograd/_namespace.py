@@ -49,8 +49,6 @@ CREATION = frozenset({
     "arange", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
     "ones", "ones_like", "zeros", "zeros_like",
 })
-# Functions of arrayx with no gradient rule yet: a tracer passed to them raises TypeError.
-UNSUPPORTED = frozenset({"linalg.eig", "linalg.eigvals"})
 # Functions whose traced form takes its arrays differently (filled in by ``build``).
 SPECIAL: dict = {}
 
@@ -99,15 +97,6 @@ def _creation(fun):
 def _composed_op(fun, composition):
     def op(*args, **kw):
         return composition(*args, **kw) if _has_tracer(args, kw) else fun(*args, **kw)
-    return op
-
-
-def _unsupported(fun, name: str):
-    def op(*args, **kw):
-        if _has_tracer(args, kw):
-            raise TypeError(f"{name} has no gradient rule in arrayx.autograd; apply "
-                            f"stop_gradient to its arguments to use it as a constant")
-        return fun(*args, **kw)
     return op
 
 
@@ -166,8 +155,6 @@ def _wrap(name: str, fun, rules: dict, multi: dict, composed: dict, prefix: str)
         return _nondifferentiable(fun)
     if qualified in CREATION:
         return _creation(fun)
-    if qualified in UNSUPPORTED:
-        return _unsupported(fun, qualified)
     if callable(fun) and not isinstance(fun, type):
         raise RuntimeError(f"arrayx.{qualified} is in no table of arrayx.autograd")
     return fun
