@@ -149,15 +149,19 @@ def scan(name, torch_name, domain="any"):
     return draw
 
 
-def with_zeros(draw):
-    """``draw``, with some inputs set to exactly zero (prod and cumulative_prod)."""
+def adjusted(draw, change):
+    """``draw``, with its first input replaced by ``change(data, input)``."""
     def wrapped(data, complex_=False):
         d = draw(data, complex_)
-        x = d.inputs[0]
-        mask = np.asarray(data.draw(hnp.arrays(np.bool_, x.shape), label="zeros"))
-        d.inputs[0] = np.where(mask, 0.0, x)
+        d.inputs[0] = change(data, d.inputs[0])
         return d
     return wrapped
+
+
+def with_zeros(draw):
+    """``draw``, with some inputs set to exactly zero (prod and cumulative_prod)."""
+    return adjusted(draw, lambda data, x: np.where(
+        np.asarray(data.draw(hnp.arrays(np.bool_, x.shape), label="zeros")), 0.0, x))
 
 
 def custom(fn, shapes, domain="any", torch_fn=None, complex_ok=False):
@@ -535,25 +539,17 @@ def _linalg():
         return [(2, 3), (2, 3)]
 
     def well_conditioned(draw):
-        def wrapped(data, complex_=False):
-            d = draw(data, complex_)
-            a = d.inputs[0]
-            d.inputs[0] = a + 4 * np.eye(*a.shape[-2:]) if a.ndim >= 2 else a
-            return d
-        return wrapped
+        return adjusted(draw, lambda data, a: a + 4 * np.eye(*a.shape[-2:]))
 
     def separated(draw):
         """Singular values far apart (their gradients are singular where two meet)."""
-        def wrapped(data, complex_=False):
-            d = draw(data, complex_)
-            a = d.inputs[0]
+        def change(data, a):
             m, n = a.shape[-2:]
             k = min(m, n)
             base = np.zeros((m, n))
             base[np.arange(k), np.arange(k)] = np.arange(k, 0, -1) * 2.0 + 1.0
-            d.inputs[0] = base + 0.1 * a
-            return d
-        return wrapped
+            return base + 0.1 * a
+        return adjusted(draw, change)
 
     def mm_shapes(data):
         return matmul_shapes(data)
