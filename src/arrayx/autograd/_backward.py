@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arrayx._array import Array
-from arrayx.autograd._tracer import Node, Trace, fit, traced, unwrap
+from arrayx.autograd._tracer import Node, Trace, fit, unwrap
 
 
 def backward(trace: Trace, out: Node, cotangent, retain: bool) -> None:
@@ -44,7 +44,7 @@ def backward(trace: Trace, out: Node, cotangent, retain: bool) -> None:
             if pg.shape != parent.shape or pg.dtype != parent.dtype:
                 pg = fit(pg, parent)
             held = parent.g
-            parent.g = pg if held is None else traced.add(held, pg)
+            parent.g = pg if held is None else held + pg
 
 
 def _saved(fn):

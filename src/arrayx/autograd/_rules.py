@@ -39,8 +39,8 @@ def _cj(x):
 
 
 def _mul(g, d):
-    """``g`` times the conjugate of the derivative ``d``."""
-    return g * _cj(d)
+    """``g`` times the conjugate of the derivative ``d`` (an array)."""
+    return g * (xp.conj(d) if d.dtype.kind == "c" else d)
 
 
 def _masked(g, d):
@@ -153,8 +153,8 @@ ELEMENTWISE = {
                   lambda ans, x1, x2: lambda g: g * xp.exp(x2 - ans)),
     "maximum": (_maximum_side(True, lambda a, b: a > b), _maximum_side(False, lambda a, b: a > b)),
     "minimum": (_maximum_side(True, lambda a, b: a < b), _maximum_side(False, lambda a, b: a < b)),
-    "multiply": (lambda ans, x1, x2: lambda g: _mul(g, x2),
-                 lambda ans, x1, x2: lambda g: _mul(g, x1)),
+    "multiply": (lambda ans, x1, x2: lambda g: g * _cj(x2),
+                 lambda ans, x1, x2: lambda g: g * _cj(x1)),
     "negative": ((lambda ans, x: lambda g: -g),),
     "positive": ((lambda ans, x: lambda g: g),),
     "pow": (_pow_base, _pow_exponent),
