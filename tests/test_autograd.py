@@ -410,3 +410,22 @@ def test_docstring_examples_run():
         for test in finder.find(obj, globs={}):
             runner.run(test, out=failures.append)
     assert not failures, "".join(failures)
+
+
+def test_rules_keep_only_what_they_need():
+    kept = {}
+
+    def f(x):
+        xp = ns(x)
+        h = x * 2.0          # multiply by a constant keeps the constant only
+        kept["h"] = weakref.ref(h.value)
+        y = xp.exp(h)        # exp keeps its result, not its input
+        kept["y"] = weakref.ref(y.value)
+        return xp.sum(y + 1.0)
+
+    _, back = vjp(f, arrayx.asarray([0.5, 1.0]))
+    gc.collect()
+    assert kept["h"]() is None
+    assert kept["y"]() is not None
+    (g,) = back(arrayx.asarray(1.0))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.exp([1.0, 2.0]))

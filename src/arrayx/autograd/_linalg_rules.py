@@ -15,26 +15,30 @@ def _h(x):
 
 
 def _matmul_x1(ans, x1, x2):
+    vector1, vector2 = x1.ndim == 1, x2.ndim == 1
+
     def vjp(g):
-        if x1.ndim == 1 and x2.ndim == 1:
+        if vector1 and vector2:
             return g * xp.conj(x2) if x2.dtype.kind == "c" else g * x2
-        if x2.ndim == 1:
+        if vector2:
             return xp.expand_dims(g, axis=-1) * xp.expand_dims(
                 xp.conj(x2) if x2.dtype.kind == "c" else x2, axis=-2)
-        out = xp.matmul(xp.expand_dims(g, axis=-2) if x1.ndim == 1 else g, _h(x2))
-        return out[..., 0, :] if x1.ndim == 1 else out
+        out = xp.matmul(xp.expand_dims(g, axis=-2) if vector1 else g, _h(x2))
+        return out[..., 0, :] if vector1 else out
     return vjp
 
 
 def _matmul_x2(ans, x1, x2):
+    vector1, vector2 = x1.ndim == 1, x2.ndim == 1
+
     def vjp(g):
-        if x1.ndim == 1 and x2.ndim == 1:
+        if vector1 and vector2:
             return g * xp.conj(x1) if x1.dtype.kind == "c" else g * x1
-        if x1.ndim == 1:
+        if vector1:
             c = xp.conj(x1) if x1.dtype.kind == "c" else x1
             return xp.expand_dims(c, axis=-1) * xp.expand_dims(g, axis=-2)
-        out = xp.matmul(_h(x1), xp.expand_dims(g, axis=-1) if x2.ndim == 1 else g)
-        return out[..., 0] if x2.ndim == 1 else out
+        out = xp.matmul(_h(x1), xp.expand_dims(g, axis=-1) if vector2 else g)
+        return out[..., 0] if vector2 else out
     return vjp
 
 
@@ -58,17 +62,19 @@ def _slogdet(ans, x):
     return vjp
 
 
-def _solve_adjoint(x1, x2, g):
-    """``solve(x1^H, g)``, ``g`` a stack of vectors when ``x2`` is one vector."""
-    if x2.ndim == 1:
+def _solve_adjoint(x1, vector: bool, g):
+    """``solve(x1^H, g)``, ``g`` a stack of vectors when ``x2`` was one vector."""
+    if vector:
         return xp.linalg.solve(_h(x1), xp.expand_dims(g, axis=-1))[..., 0]
     return xp.linalg.solve(_h(x1), g)
 
 
 def _solve_x1(ans, x1, x2):
+    vector = x2.ndim == 1
+
     def vjp(g):
-        gb = _solve_adjoint(x1, x2, g)
-        if x2.ndim == 1:
+        gb = _solve_adjoint(x1, vector, g)
+        if vector:
             c = xp.conj(ans) if ans.dtype.kind == "c" else ans
             return -xp.expand_dims(gb, axis=-1) * xp.expand_dims(c, axis=-2)
         return -xp.matmul(gb, _h(ans))
@@ -76,7 +82,8 @@ def _solve_x1(ans, x1, x2):
 
 
 def _solve_x2(ans, x1, x2):
-    return lambda g: _solve_adjoint(x1, x2, g)
+    vector = x2.ndim == 1
+    return lambda g: _solve_adjoint(x1, vector, g)
 
 
 def _cholesky(ans, x, *, upper=False):
@@ -210,8 +217,9 @@ def _qr(ans, x, *, mode="reduced"):
 
 
 def _diagonal(ans, x, *, offset=0):
+    shape = x.shape
     return lambda g: scatter_add(
-        g, _positions(x, lambda i: xp.linalg.diagonal(i, offset=offset)), x.shape)
+        g, _positions(shape, lambda i: xp.linalg.diagonal(i, offset=offset)), shape)
 
 
 def _vector_norm(ans, x, *, axis=None, keepdims=False, ord=2):
@@ -255,37 +263,43 @@ def _resize(g, axis: int, length: int):
 
 def _fft_rule(inverse: str):
     def maker(ans, x, *, n=None, axis=-1, norm="backward"):
+        length = x.shape[axis]
+
         def vjp(g):
             out = getattr(xp.fft, inverse)(g, axis=axis, norm=_swap(norm))
-            return _resize(out, axis, x.shape[axis])
+            return _resize(out, axis, length)
         return vjp
     return (maker,)
 
 
 def _fftn_rule(inverse: str):
     def maker(ans, x, *, s=None, axes=None, norm="backward"):
+        shape = x.shape
+
         def vjp(g):
             ax_ = tuple(range(g.ndim)) if axes is None and s is None else (
                 tuple(range(g.ndim - len(s), g.ndim)) if axes is None else axes)
             out = getattr(xp.fft, inverse)(g, axes=ax_, norm=_swap(norm))
             for a in ax_:
-                out = _resize(out, a, x.shape[a])
+                out = _resize(out, a, shape[a])
             return out
         return vjp
     return (maker,)
 
 
 def _rfft(ans, x, *, n=None, axis=-1, norm="backward"):
-    full = x.shape[axis] if n is None else n
+    length = x.shape[axis]
+    full = length if n is None else n
 
     def vjp(g):
         out = xp.fft.ifft(_resize(g, axis, full), axis=axis, norm=_swap(norm))
-        return _resize(out, axis, x.shape[axis])
+        return _resize(out, axis, length)
     return vjp
 
 
 def _irfft(ans, x, *, n=None, axis=-1, norm="backward"):
-    full = 2 * (x.shape[axis] - 1) if n is None else n
+    length = x.shape[axis]
+    full = 2 * (length - 1) if n is None else n
 
     def vjp(g):
         out = xp.fft.rfft(g, axis=axis, norm=_swap(norm))
@@ -296,7 +310,7 @@ def _irfft(ans, x, *, n=None, axis=-1, norm="backward"):
             weight[m - 1] = 1.0
         shape = [1] * out.ndim
         shape[axis] = m
-        return _resize(out * xp.reshape(weight, tuple(shape)), axis, x.shape[axis])
+        return _resize(out * xp.reshape(weight, tuple(shape)), axis, length)
     return vjp
 
 

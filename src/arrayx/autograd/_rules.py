@@ -48,12 +48,16 @@ def _masked(g, d):
     return xp.where(g == 0, 0.0, g * _cj(d))
 
 
-def _unary(derivative, masked=False):
-    """A rule for ``f(x)`` from ``derivative(ans, x)``."""
+def _unary(derivative, masked=False, of="x"):
+    """A rule for ``f(x)`` from ``derivative(v)``, ``v`` the input (``of="x"``) or the result
+    (``of="ans"``): the node keeps that one only."""
     times = _masked if masked else _mul
-
-    def maker(ans, x, *args, **kw):
-        return lambda g: times(g, derivative(ans, x))
+    if of == "x":
+        def maker(ans, x, *args, **kw):
+            return lambda g: times(g, derivative(x))
+    else:
+        def maker(ans, x, *args, **kw):
+            return lambda g: times(g, derivative(ans))
     return (maker,)
 
 
@@ -119,56 +123,64 @@ def _clip_x(ans, x, lo=None, hi=None):
     return vjp
 
 
+def _greater(a, b):
+    return a > b
+
+
+def _less(a, b):
+    return a < b
+
+
 ELEMENTWISE = {
     "abs": (_abs,),
-    "acos": _unary(lambda a, x: -1 / xp.sqrt(1 - x * x), masked=True),
-    "acosh": _unary(lambda a, x: 1 / xp.sqrt(x * x - 1), masked=True),
+    "acos": _unary(lambda x: -1 / xp.sqrt(1 - x * x), masked=True),
+    "acosh": _unary(lambda x: 1 / xp.sqrt(x * x - 1), masked=True),
     "add": (lambda ans, x1, x2: lambda g: g, lambda ans, x1, x2: lambda g: g),
-    "asin": _unary(lambda a, x: 1 / xp.sqrt(1 - x * x), masked=True),
-    "asinh": _unary(lambda a, x: 1 / xp.sqrt(x * x + 1)),
-    "atan": _unary(lambda a, x: 1 / (1 + x * x)),
+    "asin": _unary(lambda x: 1 / xp.sqrt(1 - x * x), masked=True),
+    "asinh": _unary(lambda x: 1 / xp.sqrt(x * x + 1)),
+    "atan": _unary(lambda x: 1 / (1 + x * x)),
     "atan2": (lambda ans, x1, x2: lambda g: _masked(g, x2 / (x1 * x1 + x2 * x2)),
               lambda ans, x1, x2: lambda g: _masked(g, -x1 / (x1 * x1 + x2 * x2))),
-    "atanh": _unary(lambda a, x: 1 / (1 - x * x), masked=True),
+    "atanh": _unary(lambda x: 1 / (1 - x * x), masked=True),
     "clip": (_clip_x,
              lambda ans, x, lo, hi: lambda g: xp.where(x < lo, g, 0.0),
              lambda ans, x, lo, hi: lambda g: xp.where(x > hi, g, 0.0)),
     "conj": ((lambda ans, x: lambda g: xp.conj(g)),),
     "copysign": (lambda ans, x1, x2: lambda g: xp.where(
         xp.signbit(x1) == xp.signbit(ans), g, -g), None),
-    "cos": _unary(lambda a, x: -xp.sin(x)),
-    "cosh": _unary(lambda a, x: xp.sinh(x)),
+    "cos": _unary(lambda x: -xp.sin(x)),
+    "cosh": _unary(lambda x: xp.sinh(x)),
     "divide": (lambda ans, x1, x2: lambda g: _masked(g, 1 / x2),
                lambda ans, x1, x2: lambda g: _masked(g, -ans / x2)),
-    "exp": _unary(lambda a, x: a),
-    "expm1": _unary(lambda a, x: a + 1),
+    "exp": _unary(lambda a: a, of="ans"),
+    "expm1": _unary(lambda a: a + 1, of="ans"),
     "hypot": (lambda ans, x1, x2: lambda g: _masked(g, x1 / ans),
               lambda ans, x1, x2: lambda g: _masked(g, x2 / ans)),
     "imag": ((lambda ans, x: lambda g: g * 1j),),
-    "log": _unary(lambda a, x: 1 / x, masked=True),
-    "log1p": _unary(lambda a, x: 1 / (1 + x), masked=True),
-    "log2": _unary(lambda a, x: 1 / (x * math.log(2)), masked=True),
-    "log10": _unary(lambda a, x: 1 / (x * math.log(10)), masked=True),
+    "log": _unary(lambda x: 1 / x, masked=True),
+    "log1p": _unary(lambda x: 1 / (1 + x), masked=True),
+    "log2": _unary(lambda x: 1 / (x * math.log(2)), masked=True),
+    "log10": _unary(lambda x: 1 / (x * math.log(10)), masked=True),
     "logaddexp": (lambda ans, x1, x2: lambda g: g * xp.exp(x1 - ans),
                   lambda ans, x1, x2: lambda g: g * xp.exp(x2 - ans)),
-    "maximum": (_maximum_side(True, lambda a, b: a > b), _maximum_side(False, lambda a, b: a > b)),
-    "minimum": (_maximum_side(True, lambda a, b: a < b), _maximum_side(False, lambda a, b: a < b)),
+    "maximum": (_maximum_side(True, _greater), _maximum_side(False, _greater)),
+    "minimum": (_maximum_side(True, _less), _maximum_side(False, _less)),
     "multiply": (lambda ans, x1, x2: lambda g: g * _cj(x2),
                  lambda ans, x1, x2: lambda g: g * _cj(x1)),
     "negative": ((lambda ans, x: lambda g: -g),),
     "positive": ((lambda ans, x: lambda g: g),),
     "pow": (_pow_base, _pow_exponent),
     "real": ((lambda ans, x: lambda g: g),),
-    "reciprocal": _unary(lambda a, x: -a * a, masked=True),
+    "reciprocal": _unary(lambda a: -a * a, masked=True, of="ans"),
     "remainder": (lambda ans, x1, x2: lambda g: g,
                   lambda ans, x1, x2: lambda g: -g * xp.floor_divide(x1, x2)),
-    "sin": _unary(lambda a, x: xp.cos(x)),
-    "sinh": _unary(lambda a, x: xp.cosh(x)),
-    "sqrt": _unary(lambda a, x: 0.5 / a, masked=True),
-    "square": _unary(lambda a, x: 2 * x),
+    "sin": _unary(lambda x: xp.cos(x)),
+    "sinh": _unary(lambda x: xp.cosh(x)),
+    "sqrt": _unary(lambda a: 0.5 / a, masked=True, of="ans"),
+    "square": _unary(lambda x: 2 * x),
     "subtract": (lambda ans, x1, x2: lambda g: g, lambda ans, x1, x2: lambda g: -g),
-    "tan": _unary(lambda a, x: 1 + a * a),
-    "tanh": _unary(lambda a, x: 1 - a * a),
+    "tan": _unary(lambda a: 1 + a * a, of="ans"),
+    "tanh": _unary(lambda a: 1 - a * a, of="ans"),
 }
 
 
@@ -316,16 +328,17 @@ def _permute_dims(ans, x, axes):
 
 
 def _repeat(ans, x, repeats, *, axis=None):
+    shape, flat = x.shape, axis is None
+    ax_ = 0 if flat else axis % x.ndim
+    n = x.size if flat else shape[ax_]
+
     def vjp(g):
-        flat = axis is None
-        ax_ = 0 if flat else axis % x.ndim
-        n = x.size if flat else x.shape[ax_]
         counts = (xp.full((n,), repeats, dtype=xp.int64) if isinstance(repeats, int)
                   else xp.broadcast_to(xp.astype(repeats, xp.int64), (n,)))
         ends = xp.cumulative_sum(counts)
         sums = xp.cumulative_sum(g, axis=ax_, include_initial=True)
         out = xp.take(sums, ends, axis=ax_) - xp.take(sums, ends - counts, axis=ax_)
-        return xp.reshape(out, x.shape) if flat else out
+        return xp.reshape(out, shape) if flat else out
     return vjp
 
 
@@ -339,11 +352,12 @@ def _tile(ans, x, repetitions):
     n = max(len(reps), x.ndim)
     reps = (1,) * (n - len(reps)) + reps
     shape = (1,) * (n - x.ndim) + x.shape
-    inner = tuple(v for pair in zip(reps, shape, strict=False) for v in pair)
+    inner = tuple(v for pair in zip(reps, shape, strict=True) for v in pair)
+    out_shape = x.shape
 
     def vjp(g):
         g = xp.sum(xp.reshape(g, inner), axis=tuple(range(0, 2 * n, 2)))
-        return xp.reshape(g, x.shape)
+        return xp.reshape(g, out_shape)
     return vjp
 
 
@@ -371,26 +385,29 @@ def _is_basic(key) -> bool:
     return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in keys)
 
 
-def _positions(x, select):
-    """The flat positions of ``x``'s elements that ``select(indices)`` picks."""
-    return select(xp.reshape(xp.arange(math.prod(x.shape), dtype=xp.int64), x.shape))
+def _positions(shape: tuple, select):
+    """The flat positions of the elements of an array of ``shape`` that ``select(indices)``
+    picks."""
+    return select(xp.reshape(xp.arange(math.prod(shape), dtype=xp.int64), shape))
 
 
 def _getitem(ans, x, key):
     shape = x.shape
     if _is_basic(key):
         return lambda g: index_update(xp.zeros(shape, dtype=g.dtype), key, g)
-    return lambda g: scatter_add(g, _positions(x, lambda i: i[key]), shape)
+    return lambda g: scatter_add(g, _positions(shape, lambda i: i[key]), shape)
 
 
 def _take(ans, x, indices, *, axis=None):
+    shape = x.shape
     return lambda g: scatter_add(
-        g, _positions(x, lambda i: xp.take(i, indices, axis=axis)), x.shape)
+        g, _positions(shape, lambda i: xp.take(i, indices, axis=axis)), shape)
 
 
 def _take_along_axis(ans, x, indices, /, axis=-1):
+    shape = x.shape
     return lambda g: scatter_add(
-        g, _positions(x, lambda i: xp.take_along_axis(i, indices, axis=axis)), x.shape)
+        g, _positions(shape, lambda i: xp.take_along_axis(i, indices, axis=axis)), shape)
 
 
 def _sort(ans, x, *, axis=-1, descending=False, stable=True):
@@ -405,11 +422,13 @@ def _tri(name):
 
 
 def _pad(ans, x, pad_width, mode="constant", *, constant_values=0):
+    shape = x.shape
+
     def vjp(g):
         # Every mode gathers: pad the flat positions, -1 where a constant was written.
-        positions = _positions(x, lambda i: xp.pad(i, pad_width, mode, constant_values=-1))
+        positions = _positions(shape, lambda i: xp.pad(i, pad_width, mode, constant_values=-1))
         kept = positions >= 0
-        return scatter_add(xp.where(kept, g, 0.0), xp.where(kept, positions, 0), x.shape)
+        return scatter_add(xp.where(kept, g, 0.0), xp.where(kept, positions, 0), shape)
     return vjp
 
 
