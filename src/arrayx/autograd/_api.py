@@ -233,6 +233,19 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
 
     Built from one forward pass and one vector-Jacobian product per output element.
 
+    Parameters
+    ----------
+    f : callable
+        A function of arrays returning an array.
+    argnums : int or sequence of int, optional
+        The positional arguments to differentiate with respect to.
+
+    Returns
+    -------
+    callable
+        ``(*args) -> jacobian`` (an array, or a tuple for a sequence ``argnums``). For a
+        complex output, row ``k`` is the gradient of ``Re(out[k])``.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -267,6 +280,18 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
 def hessian(f: Callable, argnums: int = 0) -> Callable:
     """The Hessian of a real scalar function: ``jacobian(grad(f))``.
 
+    Parameters
+    ----------
+    f : callable
+        A function returning a real scalar.
+    argnums : int, optional
+        The positional argument to differentiate with respect to.
+
+    Returns
+    -------
+    callable
+        ``(*args) -> hessian``, of shape ``x.shape + x.shape``.
+
     Examples
     --------
     >>> import arrayx as xp
@@ -280,6 +305,16 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
 
 def stop_gradient(x):
     """``x`` as a constant: the plain array under every trace (no gradient flows through).
+
+    Parameters
+    ----------
+    x : Array or Tracer
+        The array.
+
+    Returns
+    -------
+    Array
+        The array ``x`` stands for, untraced.
 
     Examples
     --------
@@ -318,8 +353,16 @@ class custom_vjp:
         self.bwd: Callable | None = None
 
     def defvjp(self, fwd: Callable, bwd: Callable) -> None:
-        """Set the forward function (returning ``(out, residuals)``) and the backward rule
-        (``bwd(residuals, g)`` returning a tuple of gradients)."""
+        """Set the forward function and the backward rule.
+
+        Parameters
+        ----------
+        fwd : callable
+            ``fwd(*args) -> (out, residuals)``.
+        bwd : callable
+            ``bwd(residuals, g)``: a tuple with one gradient (or ``None``) per positional
+            argument.
+        """
         self.fwd, self.bwd = fwd, bwd
 
     def __call__(self, *args):
@@ -348,6 +391,16 @@ class custom_vjp:
 def checkpoint(f: Callable) -> Callable:
     """``f`` computed without saving its intermediate values for the backward pass: they are
     recomputed when the gradient is needed (memory for time).
+
+    Parameters
+    ----------
+    f : callable
+        A function of arrays returning an array.
+
+    Returns
+    -------
+    callable
+        ``f``, whose node keeps only its inputs and runs ``vjp(f, ...)`` in the backward pass.
 
     Examples
     --------

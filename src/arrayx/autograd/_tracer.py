@@ -384,7 +384,27 @@ def primitive_multi(fun, maker, name: str):
 
 def sum_to(g, shape: tuple):
     """Undo broadcasting: ``g`` summed over the axes that broadcasting added or stretched, so
-    that it has ``shape``. The one place gradients of broadcast inputs are reduced."""
+    that it has ``shape``. The one place gradients of broadcast inputs are reduced.
+
+    Parameters
+    ----------
+    g : Array or Tracer
+        A cotangent of a broadcast result.
+    shape : tuple of int
+        The shape of the input that was broadcast.
+
+    Returns
+    -------
+    Array or Tracer
+        ``g`` reduced to ``shape``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> from arrayx.autograd import sum_to
+    >>> sum_to(xp.ones((2, 3)), (1, 3))
+    Array([[2., 2., 2.]], dtype=float64)
+    """
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1)
