@@ -429,3 +429,17 @@ def test_rules_keep_only_what_they_need():
     assert kept["y"]() is not None
     (g,) = back(arrayx.asarray(1.0))
     np.testing.assert_allclose(np.asarray(g), 2 * np.exp([1.0, 2.0]))
+
+
+def test_hessian_through_setitem():
+    def f(x):
+        xp = ns(x)
+        y = xp.zeros(3, dtype=x.dtype)
+        y[0] = x[0] ** 3
+        y[1:] = x[1:] * x[0]
+        return xp.sum(y * y)   # x0^6 + x0^2 (x1^2 + x2^2)
+
+    x0, x1, x2 = 1.0, 2.0, 3.0
+    expected = [[30 * x0 ** 4 + 2 * (x1 ** 2 + x2 ** 2), 4 * x0 * x1, 4 * x0 * x2],
+                [4 * x0 * x1, 2 * x0 ** 2, 0.0], [4 * x0 * x2, 0.0, 2 * x0 ** 2]]
+    np.testing.assert_allclose(np.asarray(hessian(f)(arrayx.asarray([x0, x1, x2]))), expected)

@@ -34,6 +34,9 @@ def setitem(x: Tracer, key, value) -> None:
         v, vnode = value.value, value.node
     else:
         v, vnode = value, None
+    if type(v) is Tracer and type(x.value) is not Tracer:
+        # The value is traced by an enclosing trace too: x's value joins it as a constant.
+        x.value = Tracer(x.value, None, v.level)
     x.value[key] = v
     trace = _traces[level - 1]
     trace.mutations.append((unwrap(x.value)._base_storage, len(trace.tape), "__setitem__"))
