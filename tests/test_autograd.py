@@ -443,3 +443,14 @@ def test_hessian_through_setitem():
     expected = [[30 * x0 ** 4 + 2 * (x1 ** 2 + x2 ** 2), 4 * x0 * x1, 4 * x0 * x2],
                 [4 * x0 * x1, 2 * x0 ** 2, 0.0], [4 * x0 * x2, 0.0, 2 * x0 ** 2]]
     np.testing.assert_allclose(np.asarray(hessian(f)(arrayx.asarray([x0, x1, x2]))), expected)
+
+
+def test_maximum_splits_ties_as_pytorch():
+    torch = pytest.importorskip("torch")
+    x = np.asarray([-1.0, 0.0, 2.0])
+    g = grad(lambda t: ns(t).sum(ns(t).maximum(t, 0.0) + ns(t).minimum(t, t * 1.0)))(
+        arrayx.asarray(x))
+    tx = torch.tensor(x, requires_grad=True)
+    (torch.maximum(tx, torch.zeros(3, dtype=torch.float64))
+     + torch.minimum(tx, tx * 1.0)).sum().backward()
+    np.testing.assert_array_equal(np.asarray(g), tx.grad.numpy())
