@@ -2,7 +2,8 @@
 
 A case draws (with hypothesis) the inputs of a function and returns ``Drawn``: the function,
 written against a namespace (``fn(ns, *arrays)``), its NumPy float64 inputs, and, where
-PyTorch has the function, the same computation in torch (``torch_fn(*tensors)``).
+PyTorch has the function, the same computation in torch (``torch_fn(*tensors)``). A case's
+``complex_ok`` says whether it also draws complex inputs (``case(data, True)``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ class Drawn:
     fn: Callable
     inputs: list
     torch_fn: Callable | None = None
-    # Complex inputs are drawn for this function too.
-    complex_ok: bool = False
 
 
 DOMAINS = {
@@ -68,7 +67,8 @@ def unary(name, domain="any", torch_name=None, complex_ok=False):
         x = values(data, data.draw(small, label="shape"), domain, complex_)
         # torch.imag takes complex tensors only.
         tf = None if name == "imag" and not complex_ else t(torch_name or name)
-        return Drawn(lambda ns, a: getattr(ns, name)(a), [x], tf, complex_ok)
+        return Drawn(lambda ns, a: getattr(ns, name)(a), [x], tf)
+    draw.complex_ok = complex_ok
     return draw
 
 
@@ -79,7 +79,8 @@ def binary(name, domain="any", domain2=None, torch_name=None, complex_ok=False):
         x1 = values(data, shapes.input_shapes[0], domain, complex_)
         x2 = values(data, shapes.input_shapes[1], domain2 or domain, complex_, salt=1)
         return Drawn(lambda ns, a, b: getattr(ns, name)(a, b), [x1, x2],
-                     t(torch_name or name), complex_ok)
+                     t(torch_name or name))
+    draw.complex_ok = complex_ok
     return draw
 
 
@@ -110,7 +111,8 @@ def reduction(name, torch_name, domain="any", complex_ok=False, **extra):
                 a = torch.prod(a, dim=d % max(a.ndim, 1), keepdim=keepdims)
             return a
         return Drawn(lambda ns, a: getattr(ns, name)(a, **kw), [x],
-                     torch_fn if torch is not None else None, complex_ok)
+                     torch_fn if torch is not None else None)
+    draw.complex_ok = complex_ok
     return draw
 
 
@@ -127,6 +129,7 @@ def extreme(name, torch_name):
             return getattr(torch, torch_name)(a, dim=dims, keepdim=keepdims)
         return Drawn(lambda ns, a: getattr(ns, name)(a, axis=axis, keepdims=keepdims), [x],
                      torch_fn if torch is not None else None)
+    draw.complex_ok = False
     return draw
 
 
@@ -145,7 +148,8 @@ def scan(name, torch_name, domain="any"):
                 out = torch.cat([torch.full(shape, fill, dtype=a.dtype), out], dim=axis)
             return out
         return Drawn(lambda ns, a: getattr(ns, name)(a, axis=axis, include_initial=initial),
-                     [x], torch_fn if torch is not None else None, True)
+                     [x], torch_fn if torch is not None else None)
+    draw.complex_ok = True
     return draw
 
 
@@ -155,6 +159,7 @@ def adjusted(draw, change):
         d = draw(data, complex_)
         d.inputs[0] = change(data, d.inputs[0])
         return d
+    wrapped.complex_ok = draw.complex_ok
     return wrapped
 
 
@@ -171,7 +176,8 @@ def custom(fn, shapes, domain="any", torch_fn=None, complex_ok=False):
         inputs = [values(data, s, domain, complex_, salt=i)
                   for i, s in enumerate(shapes(data))]
         f, tf = fn(data, inputs)
-        return Drawn(f, inputs, tf if torch is not None else None, complex_ok)
+        return Drawn(f, inputs, tf if torch is not None else None)
+    draw.complex_ok = complex_ok
     return draw
 
 
@@ -198,7 +204,8 @@ def spd(fn, torch_fn=None):
 
         def tf(m):
             return torch_fn((m + m.mH) / 2)
-        return Drawn(f, [a], tf if torch is not None and torch_fn else None, True)
+        return Drawn(f, [a], tf if torch is not None and torch_fn else None)
+    draw.complex_ok = True
     return draw
 
 
