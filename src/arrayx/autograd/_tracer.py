@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import types
 
-from arrayx._array import Array
-
 # The traced namespace: every name of arrayx's, filled in by ``arrayx.autograd._namespace``.
 traced = types.ModuleType("arrayx.autograd.numpy", "arrayx's namespace, recording gradients.")
 
@@ -431,8 +429,3 @@ def unwrap(x):
     while type(x) is Tracer:
         x = x.value
     return x
-
-
-def is_array(x) -> bool:
-    """Whether ``x`` is an arrayx array or a tracer."""
-    return type(x) is Tracer or isinstance(x, Array)
