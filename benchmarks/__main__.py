@@ -12,6 +12,7 @@ import argparse
 
 import arrayx as xp
 from benchmarks import (
+    bench_autograd,
     bench_dask,
     bench_elementwise,
     bench_foundation,
@@ -25,7 +26,7 @@ from benchmarks.report import run_record, write_json, write_plot
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise,
     "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
-    "dask": bench_dask,
+    "dask": bench_dask, "autograd": bench_autograd,
 }
 
 

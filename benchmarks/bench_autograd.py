@@ -1,0 +1,181 @@
+"""arrayx.autograd against PyTorch's eager autograd on the CPU (the "numpy" column is PyTorch
+here), at the same thread count.
+
+- per-operation overhead: a chain of 20 elementwise operations on 16 float64 elements,
+  forward and backward (the time per operation is printed beside the table);
+- a training step (forward, backward, SGD update) of a 784-256-10 MLP in float32 with a
+  softmax cross-entropy loss, at batch 64 and 4096; arrayx's step is namespace-generic code;
+- peak memory of the batch-4096 step: in a fresh process per library, with glibc's
+  ``MALLOC_MMAP_THRESHOLD_`` at 64 KiB (so buffers go back to the system when freed), the
+  growth of the peak resident set over a step after a warm-up step (so that one-time costs,
+  such as OpenBLAS's thread buffers, count for neither), plus, for arrayx, the bytes its
+  buffer-reuse cache held before the step (resident, and reused by the step); and a check
+  that no tape object is alive after the step.
+
+Skipped (no rows) without torch.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+
+import numpy as np
+from arrayx._core.storage import cached_bytes
+
+import arrayx as xp
+from arrayx.autograd import Tracer, value_and_grad
+from arrayx.autograd._tracer import Node
+from benchmarks.harness import Timing, compare
+
+CHAIN = 20
+LR = 0.01
+
+
+def chain(x, w, ns=None):
+    """``CHAIN`` elementwise operations, summed, in ``ns`` (``x``'s namespace by default)."""
+    ns = ns or x.__array_namespace__()
+    y = x
+    for _ in range(CHAIN // 4):
+        y = ns.tanh(ns.sin(y) * w + y)
+    return ns.sum(y)
+
+
+def mlp_loss(w1, b1, w2, b2, x, labels):
+    """Softmax cross-entropy of a two-layer ReLU network, written against the array API."""
+    ns = w1.__array_namespace__()
+    h = ns.maximum(x @ w1 + b1, 0.0)
+    logits = h @ w2 + b2
+    shifted = logits - ns.max(logits, axis=1, keepdims=True)
+    logp = shifted - ns.log(ns.sum(ns.exp(shifted), axis=1, keepdims=True))
+    return -ns.mean(ns.take_along_axis(logp, ns.reshape(labels, (-1, 1)), axis=1))
+
+
+_mlp_grad = value_and_grad(mlp_loss, argnums=(0, 1, 2, 3))
+
+
+def mlp_step(params, x, labels):
+    """One SGD step: the new parameters."""
+    _, grads = _mlp_grad(*params, x, labels)
+    return [p - LR * g for p, g in zip(params, grads, strict=True)]
+
+
+def _torch_step(torch):
+    def step(params, x, labels):
+        logits = torch.relu(x @ params[0] + params[1]) @ params[2] + params[3]
+        loss = torch.nn.functional.cross_entropy(logits, labels)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            return [(p - LR * g).requires_grad_() for p, g in zip(params, grads, strict=True)]
+    return step
+
+
+def _mlp_data(batch: int):
+    rng = np.random.default_rng(0)
+    params = [rng.standard_normal((784, 256)) / 28, np.zeros(256),
+              rng.standard_normal((256, 10)) / 16, np.zeros(10)]
+    params = [p.astype(np.float32) for p in params]
+    x = rng.standard_normal((batch, 784)).astype(np.float32)
+    labels = rng.integers(0, 10, batch)
+    return params, x, labels
+
+
+def peak_growth(library: str, batch: int = 4096) -> int:
+    """Bytes this process's peak resident set grows by over one MLP step of ``library``
+    ("arrayx" or "torch") after a warm-up step (for arrayx, plus its reuse cache's bytes)."""
+    params, x, labels = _mlp_data(batch)
+    if library == "arrayx":
+        params, data = [xp.asarray(p) for p in params], (xp.asarray(x), xp.asarray(labels))
+        step = mlp_step
+    else:
+        import torch
+        torch.set_num_threads(xp.get_num_threads())
+        params = [torch.tensor(p, requires_grad=True) for p in params]
+        data = (torch.tensor(x), torch.tensor(labels))
+        step = _torch_step(torch)
+    step(params, *data)
+    gc.collect()
+    cached = cached_bytes() if library == "arrayx" else 0
+    before = _status("VmRSS")
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+    step(params, *data)
+    return _status("VmHWM") - before + cached
+
+
+def _peak_growth_apart(library: str) -> int:
+    """`peak_growth` of ``library`` in a fresh Python process."""
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536")
+    code = ("from benchmarks.bench_autograd import peak_growth; "
+            f"print(peak_growth({library!r}))")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
+def _status(key: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) * 1024
+    raise KeyError(key)
+
+
+def _tape_objects() -> int:
+    gc.collect()
+    return sum(type(o) in (Node, Tracer) for o in gc.get_objects())
+
+
+def run(repeats: int) -> list[Timing]:
+    """Time the autograd cases against PyTorch.
+
+    Parameters
+    ----------
+    repeats : int
+        Alternating repeats per case.
+
+    Returns
+    -------
+    list of Timing
+        One per case; empty when torch is not installed.
+    """
+    try:
+        import torch
+    except ImportError:
+        return []
+    torch.set_num_threads(xp.get_num_threads())
+    out = []
+
+    x_np, w_np = np.linspace(0, 1, 16), np.linspace(1, 2, 16)
+    x, w = xp.asarray(x_np), xp.asarray(w_np)
+    g = value_and_grad(chain)
+    tx, tw = torch.tensor(x_np, requires_grad=True), torch.tensor(w_np)
+
+    def torch_chain():
+        (gx,) = torch.autograd.grad(chain(tx, tw, torch), (tx,))
+        return gx
+    t = compare(f"chain of {CHAIN} ops, 16 float64, forward + backward", lambda: g(x, w)[1],
+                torch_chain, repeats=repeats, target=1.5, exact=False)
+    out.append(t)
+    print(f"  per operation: arrayx {t.arrayx / (CHAIN + 1) * 1e6:.2f} us, "
+          f"torch {t.numpy / (CHAIN + 1) * 1e6:.2f} us (target: at most 5 us)")
+
+    torch_step = _torch_step(torch)
+    for batch, target in ((64, 1.5), (4096, 1.2)):
+        params_np, x_np, labels_np = _mlp_data(batch)
+        params = [xp.asarray(p) for p in params_np]
+        data = (xp.asarray(x_np), xp.asarray(labels_np))
+        tparams = [torch.tensor(p, requires_grad=True) for p in params_np]
+        tdata = (torch.tensor(x_np), torch.tensor(labels_np))
+        out.append(compare(f"MLP 784-256-10 float32 train step, batch {batch}",
+                           lambda: mlp_step(params, *data)[2],  # noqa: B023
+                           lambda: torch_step(tparams, *tdata)[2].detach(),  # noqa: B023
+                           repeats=repeats, target=target, exact=False, atol=1e-6))
+    ours, theirs = _peak_growth_apart("arrayx"), _peak_growth_apart("torch")
+    print(f"  peak memory growth of a batch-4096 step: arrayx {ours / 2**20:.1f} MiB, "
+          f"torch {theirs / 2**20:.1f} MiB, ratio {ours / max(theirs, 1):.2f} "
+          f"(target: at most 1.2)")
+    print(f"  tape objects alive after the step: {_tape_objects()}")
+    return out

@@ -1,0 +1,210 @@
+"""The traced namespace: every name of arrayx's namespace (and of ``linalg`` and ``fft``),
+each function in one of four kinds, each kind a table:
+
+- a rule (``_rules``, ``_linalg_rules``): a primitive that records a node;
+- composed (``_composed``): a composition of traced functions, used when a tracer comes in;
+- non-differentiable (``NONDIFFERENTIABLE``): tracers are unwrapped, the result is plain
+  (integer and boolean results, and floating-point results whose gradient is zero almost
+  everywhere, leave the trace);
+- creation (``CREATION``): plain arrays, which become constant tracers of the innermost live
+  trace when they are floating point (so ``out = xp.zeros(n); out[i] = traced`` records).
+
+Names that are not functions (dtypes, constants, ``Array``) are copied.
+"""
+
+from __future__ import annotations
+
+import types
+
+import arrayx
+import arrayx.fft
+import arrayx.linalg
+from arrayx.autograd import _composed, _linalg_rules, _rules
+from arrayx.autograd._tracer import (
+    Tracer,
+    current_level,
+    differentiable,
+    install_operators,
+    primitive,
+    primitive_multi,
+    traced,
+)
+
+RULES = {**_rules.ELEMENTWISE, **_rules.STATISTICAL, **_rules.MANIPULATION,
+         **_rules.INDEXING, "matmul": _linalg_rules.LINALG["matmul"]}
+NONDIFFERENTIABLE = frozenset({
+    "all", "any", "argmax", "argmin", "argsort", "bitwise_and", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "broadcast_shapes", "can_cast", "ceil", "count_nonzero", "equal", "finfo", "floor",
+    "floor_divide", "get_num_threads", "get_strict_flags", "greater", "greater_equal", "iinfo",
+    "isdtype", "isfinite", "isin", "isinf", "isnan", "less", "less_equal", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "nanargmax", "nanargmin", "nextafter",
+    "nonzero", "not_equal", "reset_strict_flags", "result_type", "round", "searchsorted",
+    "set_num_threads", "set_strict_flags", "sign", "signbit", "trunc", "unique_all",
+    "unique_counts", "unique_inverse", "unique_values", "__array_namespace_info__",
+    # linalg and fft
+    "linalg.matrix_rank", "fft.fftfreq", "fft.rfftfreq",
+})
+CREATION = frozenset({
+    "arange", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
+    "ones", "ones_like", "zeros", "zeros_like",
+})
+# Functions whose traced form takes its arrays differently (filled in by ``build``).
+SPECIAL: dict = {}
+
+
+def _plain(x):
+    """``x`` with tracers (also inside lists and tuples) replaced by plain arrays."""
+    if type(x) is Tracer:
+        while type(x) is Tracer:
+            x = x.value
+        return x
+    if isinstance(x, (list, tuple)) and any(type(i) is Tracer for i in x):
+        return type(x)(_plain(i) for i in x)
+    return x
+
+
+def _has_tracer(args, kw) -> bool:
+    for a in (*args, *kw.values()):
+        if type(a) is Tracer or (isinstance(a, (list, tuple))
+                                 and any(type(i) is Tracer for i in a)):
+            return True
+    return False
+
+
+def _nondifferentiable(fun):
+    def op(*args, **kw):
+        if _has_tracer(args, kw):
+            args = [_plain(a) for a in args]
+            kw = {k: _plain(v) for k, v in kw.items()}
+        return fun(*args, **kw)
+    return op
+
+
+def _constant(out):
+    level = current_level()
+    if level and isinstance(out, arrayx.Array) and differentiable(out.dtype):
+        return Tracer(out, None, level)
+    return out
+
+
+def _creation(fun):
+    def op(*args, **kw):
+        return _constant(fun(*[_plain(a) for a in args], **{k: _plain(v) for k, v in kw.items()}))
+    return op
+
+
+def _composed_op(fun, composition):
+    def op(*args, **kw):
+        return composition(*args, **kw) if _has_tracer(args, kw) else fun(*args, **kw)
+    return op
+
+
+def _sequence(prim):
+    """A primitive over ``*arrays`` exposed as a function of one sequence (concat, stack)."""
+    def op(arrays, /, *, axis=0):
+        return prim(*arrays, axis=axis)
+    return op
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """``arrayx.asarray`` that keeps tracing: a tracer stays one (cast or copied as asked),
+    and a sequence holding tracers is stacked."""
+    if type(obj) is Tracer:
+        if dtype is not None and dtype != obj.dtype:
+            return traced.astype(obj, dtype)
+        return traced.astype(obj, obj.dtype, copy=True) if copy else obj
+    if isinstance(obj, (list, tuple)) and _nested_tracer(obj):
+        out = traced.stack([asarray(item) for item in obj])
+        return out if dtype is None else traced.astype(out, dtype)
+    return _constant(arrayx.asarray(obj, dtype=dtype, device=device, copy=copy))
+
+
+def _nested_tracer(obj) -> bool:
+    return any(type(i) is Tracer or (isinstance(i, (list, tuple)) and _nested_tracer(i))
+               for i in obj)
+
+
+def _clip(prim):
+    def clip(x, /, min=None, max=None):
+        return prim(x, min, max)
+    return clip
+
+
+def _special() -> dict:
+    """The functions whose traced form takes its arrays differently from arrayx's."""
+    return {
+        "asarray": asarray,
+        "clip": _clip(primitive(_clip_function, RULES["clip"], "clip")),
+        "concat": _sequence(primitive(_concat_function, RULES["concat"], "concat")),
+        "stack": _sequence(primitive(_stack_function, RULES["stack"], "stack")),
+    }
+
+
+def _wrap(name: str, fun, rules: dict, multi: dict, composed: dict, prefix: str):
+    qualified = prefix + name
+    if qualified in SPECIAL:
+        return SPECIAL[qualified]
+    if name in rules:
+        return primitive(fun, rules[name], qualified)
+    if name in multi:
+        return primitive_multi(fun, multi[name], qualified)
+    if name in composed:
+        return _composed_op(fun, composed[name])
+    if qualified in NONDIFFERENTIABLE:
+        return _nondifferentiable(fun)
+    if qualified in CREATION:
+        return _creation(fun)
+    if callable(fun) and not isinstance(fun, type):
+        raise RuntimeError(f"arrayx.{qualified} is in no table of arrayx.autograd")
+    return fun
+
+
+def _fill(target, source, names, rules, multi, composed, prefix):
+    for name in names:
+        setattr(target, name, _wrap(name, getattr(source, name), rules, multi, composed,
+                                    prefix))
+
+
+def _clip_function(x, lo, hi):
+    return arrayx.clip(x, min=lo, max=hi)
+
+
+def _concat_function(*arrays, axis=0):
+    return arrayx.concat(arrays, axis=axis)
+
+
+def _stack_function(*arrays, axis=0):
+    return arrayx.stack(arrays, axis=axis)
+
+
+def _getitem_function(x, key):
+    return x[key]
+
+
+def build() -> types.ModuleType:
+    """Fill the traced namespace (``_tracer.traced``) and its ``linalg`` and ``fft``."""
+    SPECIAL.update(_special())
+    names = [n for n in arrayx.__all__ if n not in ("linalg", "fft", "lib")]
+    _fill(traced, arrayx, names, RULES, {}, _composed.COMPOSED, "")
+    traced.getitem = primitive(_getitem_function, RULES["getitem"], "__getitem__")
+    for name, impl in _rules.IMPLEMENTATIONS.items():
+        setattr(traced, name, primitive(impl, _rules.UPDATES[name], name))
+    traced.lib = arrayx.lib
+    traced.__array_api_version__ = arrayx.__array_api_version__
+    traced.__all__ = list(arrayx.__all__)
+
+    linalg = types.ModuleType("arrayx.autograd.numpy.linalg")
+    _fill(linalg, arrayx.linalg, arrayx.linalg.__all__, _linalg_rules.LINALG,
+          _linalg_rules.LINALG_MULTI, _composed.LINALG_COMPOSED, "linalg.")
+    linalg.matmul = traced.matmul
+    linalg.__all__ = list(arrayx.linalg.__all__)
+    traced.linalg = linalg
+
+    fft = types.ModuleType("arrayx.autograd.numpy.fft")
+    _fill(fft, arrayx.fft, arrayx.fft.__all__, _linalg_rules.FFT, {},
+          _composed.FFT_COMPOSED, "fft.")
+    fft.__all__ = list(arrayx.fft.__all__)
+    traced.fft = fft
+    install_operators()
+    return traced

@@ -1,0 +1,431 @@
+"""The tracer: an array-API array that records the operations applied to it.
+
+A :class:`Tracer` wraps a value (an arrayx ``Array``, or the tracer of an enclosing trace when
+transformations nest) with the :class:`Node` that produced it and the number of its trace.
+Every function of the traced namespace (``traced``, filled in by ``_namespace``) unwraps the
+tracers of the innermost trace among its arguments, runs on their values (again through the
+traced namespace when an enclosing trace is live) and wraps the result with a new node that
+holds the rule's backward closures. Nodes are appended to their trace's tape, so the tape in
+reverse is a topological order for the backward pass.
+
+Symbolic zero is ``None``: a rule returns ``None`` for an input that gets no gradient, and the
+backward pass never materialises it.
+"""
+
+from __future__ import annotations
+
+import types
+
+# The traced namespace: every name of arrayx's, filled in by ``arrayx.autograd._namespace``.
+traced = types.ModuleType("arrayx.autograd.numpy", "arrayx's namespace, recording gradients.")
+
+# Operations whose result may share memory with their input: an in-place update of such a
+# result would change a traced array behind the tape's back, so it is refused.
+VIEW_OPS = frozenset({
+    "__getitem__", "reshape", "permute_dims", "matrix_transpose", "expand_dims", "squeeze",
+    "broadcast_to", "flip", "moveaxis", "real", "imag", "astype", "asarray", "diagonal",
+    "unstack", "to_device",
+})
+
+
+class Trace:
+    """One live transformation: its depth, its tape of nodes, and its in-place updates."""
+
+    __slots__ = ("level", "tape", "mutations")
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+        self.tape: list[Node] = []
+        self.mutations: list[tuple[object, int, str]] = []
+
+
+# The live traces, innermost last; ``_traces[k - 1]`` has level ``k``.
+_traces: list[Trace] = []
+
+
+def push_trace() -> Trace:
+    """Open a new innermost trace."""
+    trace = Trace(len(_traces) + 1)
+    _traces.append(trace)
+    return trace
+
+
+def pop_trace(trace: Trace) -> None:
+    """Close ``trace`` (the innermost one)."""
+    if not _traces or _traces[-1] is not trace:
+        raise RuntimeError("traces were closed out of order")
+    _traces.pop()
+
+
+def current_level() -> int:
+    """The level of the innermost live trace, 0 when none is live."""
+    return len(_traces)
+
+
+class Node:
+    """A step of the tape: the backward closures of one operation and where its inputs came
+    from. ``vjp`` is a tuple of per-input closures (``None`` where an input needs no
+    gradient) or one closure returning a tuple; ``g`` accumulates the cotangent."""
+
+    __slots__ = ("vjp", "parents", "g", "shape", "dtype", "name", "__weakref__")
+
+    def __init__(self, vjp, parents, shape, dtype, name):
+        self.vjp = vjp
+        self.parents = parents
+        self.g = None
+        self.shape = shape
+        self.dtype = dtype
+        self.name = name
+
+
+class Tracer:
+    """An array being differentiated: an array-API array whose namespace is the traced one.
+
+    ``value`` is the array it stands for (or the tracer of an enclosing trace), ``node`` the
+    step that made it (``None`` for a constant) and ``level`` the depth of its trace.
+    """
+
+    __slots__ = ("value", "node", "level", "__weakref__")
+
+    def __init__(self, value, node, level: int) -> None:
+        self.value = value
+        self.node = node
+        self.level = level
+
+    def __array_namespace__(self, *, api_version=None):
+        """The traced namespace: arrayx's functions, recording gradients."""
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
+                                                           "2024.12", "2025.12"):
+            raise ValueError(f"unsupported api_version {api_version!r}")
+        return traced
+
+    shape = property(lambda self: self.value.shape, doc="The shape of the value.")
+    dtype = property(lambda self: self.value.dtype, doc="The dtype of the value.")
+    ndim = property(lambda self: self.value.ndim, doc="The number of dimensions.")
+    size = property(lambda self: self.value.size, doc="The number of elements.")
+    device = property(lambda self: self.value.device, doc="The device of the value.")
+    T = property(lambda self: traced.permute_dims(self, (1, 0)) if self.ndim == 2
+                 else self.value.T, doc="The transpose of a 2-D array.")
+    mT = property(lambda self: traced.matrix_transpose(self),
+                  doc="The transpose of the last two axes.")
+
+    def to_device(self, device, /, *, stream=None):
+        """The array on ``device`` (the CPU is the only device: the same tracer)."""
+        self.value.to_device(device, stream=stream)
+        return self
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __int__(self) -> int:
+        return int(self.value)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def __complex__(self) -> complex:
+        return complex(self.value)
+
+    def __index__(self) -> int:
+        return self.value.__index__()
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def __repr__(self) -> str:
+        return f"Tracer({self.value!r}, level={self.level})"
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("a traced array cannot become a NumPy array: its gradient would be "
+                        "lost (use arrayx.autograd.stop_gradient(x) first)")
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        raise TypeError("a traced array cannot be exported through DLPack: its gradient would "
+                        "be lost (use arrayx.autograd.stop_gradient(x) first)")
+
+    def __dlpack_device__(self) -> tuple:
+        return unwrap(self).__dlpack_device__()
+
+    def __getitem__(self, key):
+        return traced.getitem(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        from arrayx.autograd._mutation import setitem
+        setitem(self, key, value)
+
+    __hash__ = None
+
+
+def _binary(fn, reflected: bool):
+    if reflected:
+        def method(self, other):
+            return fn(other, self)
+    else:
+        def method(self, other):
+            return fn(self, other)
+    return method
+
+
+def _inplace(fn, op: str):
+    def method(self, other):
+        from arrayx.autograd._mutation import rebind
+        return rebind(self, fn(self, other), op)
+    return method
+
+
+def _unary(fn):
+    def method(self):
+        return fn(self)
+    return method
+
+
+# Operator -> namespace function; each gives __op__, __rop__ and __iop__.
+BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+               "gt": "greater", "ge": "greater_equal"}
+UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
+                   "invert": "bitwise_invert"}
+
+
+def install_operators() -> None:
+    """Give :class:`Tracer` its operators, from the functions of the traced namespace."""
+    for op, name in BINARY_OPERATORS.items():
+        fn = getattr(traced, name)
+        setattr(Tracer, f"__{op}__", _binary(fn, False))
+        setattr(Tracer, f"__r{op}__", _binary(fn, True))
+        setattr(Tracer, f"__i{op}__", _inplace(fn, f"__i{op}__"))
+    for op, name in COMPARISONS.items():
+        setattr(Tracer, f"__{op}__", _binary(getattr(traced, name), False))
+    for op, name in UNARY_OPERATORS.items():
+        setattr(Tracer, f"__{op}__", _unary(getattr(traced, name)))
+
+
+def differentiable(dtype) -> bool:
+    """Whether arrays of ``dtype`` carry gradients (real and complex floating point)."""
+    return dtype.kind in "fc"
+
+
+def _split(args, top: int):
+    """The values of ``args`` one trace down, their nodes, and whether an enclosing trace's
+    tracer is among them (``lower``) and whether any input is live (has a node)."""
+    vals = []
+    parents = []
+    lower = live = False
+    for a in args:
+        if type(a) is Tracer:
+            if a.level == top:
+                v = a.value
+                vals.append(v)
+                parents.append(a.node)
+                if a.node is not None:
+                    live = True
+                if type(v) is Tracer:
+                    lower = True
+                continue
+            lower = True
+        vals.append(a)
+        parents.append(None)
+    return vals, parents, lower, live
+
+
+def _top(args) -> int:
+    top = 0
+    for a in args:
+        if type(a) is Tracer and a.level > top:
+            top = a.level
+    if top > len(_traces):
+        raise RuntimeError("a traced array was used after the transformation that made it "
+                           "ended")
+    return top
+
+
+def primitive(fun, makers, name: str):
+    """``fun`` traced: a function of the traced namespace for an operation with a rule.
+
+    ``makers`` is the rule: a tuple with one maker per positional input, each
+    ``maker(ans, *args, **kw) -> (g -> gradient)``, or one joint maker whose closure returns
+    a tuple of gradients. One and two tracers of one trace take a fast path; everything else
+    (nested traces, more arrays) the general one.
+    """
+    per_input = type(makers) is tuple
+    first = makers[0] if per_input and makers else None
+    second = makers[1] if per_input and len(makers) > 1 else None
+
+    def record(ans, vals, parents, kw, top):
+        if per_input:
+            vjp = tuple(None if p is None or m is None else m(ans, *vals, **kw)
+                        for m, p in zip(makers, parents, strict=False))
+        else:
+            vjp = makers(ans, *vals, **kw)
+        node = Node(vjp, tuple(parents), ans.shape, ans.dtype, name)
+        _traces[top - 1].tape.append(node)
+        return Tracer(ans, node, top)
+
+    def general(args, kw):
+        top = _top(args)
+        if not top:
+            return fun(*args, **kw)
+        vals, parents, lower, live = _split(args, top)
+        ans = op(*vals, **kw) if lower else fun(*vals, **kw)
+        if ans.dtype.kind not in "fc":
+            return ans
+        if not live:
+            return Tracer(ans, None, top)
+        return record(ans, vals, parents, kw, top)
+
+    def op(*args, **kw):
+        n = len(args)
+        if n == 1:
+            a = args[0]
+            if type(a) is not Tracer:
+                return fun(a, **kw)
+            v = a.value
+            top = a.level
+            if type(v) is Tracer or top > len(_traces) or not per_input:
+                return general(args, kw)
+            ans = fun(v, **kw)
+            if ans.dtype.kind not in "fc":
+                return ans
+            if a.node is None:
+                return Tracer(ans, None, top)
+            node = Node((first(ans, v, **kw),), (a.node,), ans.shape, ans.dtype, name)
+            _traces[top - 1].tape.append(node)
+            return Tracer(ans, node, top)
+        if n == 2:
+            a, b = args
+            ta = type(a) is Tracer
+            tb = type(b) is Tracer
+            if not (ta or tb):
+                return fun(a, b, **kw)
+            if not per_input or (ta and tb and a.level != b.level):
+                return general(args, kw)
+            top = a.level if ta else b.level
+            if top > len(_traces):
+                return general(args, kw)
+            pa = pb = None
+            if ta:
+                pa = a.node
+                a = a.value
+                if type(a) is Tracer:
+                    return general(args, kw)
+            if tb:
+                pb = b.node
+                b = b.value
+                if type(b) is Tracer:
+                    return general(args, kw)
+            ans = fun(a, b, **kw)
+            if ans.dtype.kind not in "fc":
+                return ans
+            if pa is None and pb is None:
+                return Tracer(ans, None, top)
+            vjp = (None if pa is None or first is None else first(ans, a, b, **kw),
+                   None if pb is None or second is None else second(ans, a, b, **kw))
+            node = Node(vjp, (pa, pb), ans.shape, ans.dtype, name)
+            _traces[top - 1].tape.append(node)
+            return Tracer(ans, node, top)
+        return general(args, kw)
+
+    return _named(op, fun, name)
+
+
+def _named(op, fun, name: str):
+    op.__name__ = op.__qualname__ = name.rpartition(".")[2]
+    op.__doc__ = getattr(fun, "__doc__", None)
+    return op
+
+
+def _project(joint: Node, i: int, n: int):
+    """The backward closure of output ``i`` of a multi-output node: it files its cotangent
+    in the joint node's list."""
+    def send(g):
+        slots = joint.g
+        if slots is None:
+            slots = joint.g = [None] * n
+        slots[i] = g if slots[i] is None else traced.add(slots[i], g)
+    return send
+
+
+def primitive_multi(fun, maker, name: str):
+    """``fun`` traced, for an operation that returns a tuple (or named tuple) of arrays.
+
+    ``maker(ans, *args, **kw)`` returns a closure taking the list of the outputs' cotangents
+    (``None`` for none) and returning a tuple of gradients."""
+    def op(*args, **kw):
+        top = _top(args)
+        if not top:
+            return fun(*args, **kw)
+        vals, parents, lower, live = _split(args, top)
+        ans = op(*vals, **kw) if lower else fun(*vals, **kw)
+        joint = None
+        if live:
+            joint = Node(maker(ans, *vals, **kw), tuple(parents), None, None, name)
+            _traces[top - 1].tape.append(joint)
+        outs = []
+        for i, a in enumerate(ans):
+            if not differentiable(a.dtype):
+                outs.append(a)
+                continue
+            node = None
+            if joint is not None:
+                node = Node((_project(joint, i, len(ans)),), (joint,), a.shape, a.dtype, name)
+                _traces[top - 1].tape.append(node)
+            outs.append(Tracer(a, node, top))
+        return type(ans)(*outs) if hasattr(ans, "_fields") else tuple(outs)
+
+    return _named(op, fun, name)
+
+
+def sum_to(g, shape: tuple):
+    """Undo broadcasting: ``g`` summed over the axes that broadcasting added or stretched, so
+    that it has ``shape``. The one place gradients of broadcast inputs are reduced.
+
+    Parameters
+    ----------
+    g : Array or Tracer
+        A cotangent of a broadcast result.
+    shape : tuple of int
+        The shape of the input that was broadcast.
+
+    Returns
+    -------
+    Array or Tracer
+        ``g`` reduced to ``shape``.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> from arrayx.autograd import sum_to
+    >>> sum_to(xp.ones((2, 3)), (1, 3))
+    Array([[2., 2., 2.]], dtype=float64)
+    """
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1)
+    if axes:
+        g = traced.sum(g, axis=axes, keepdims=True)
+    return traced.reshape(g, shape) if g.shape != shape else g
+
+
+def fit(g, node: Node):
+    """``g`` as a cotangent of ``node``'s value: broadcast axes summed away, the imaginary
+    part dropped for a real value, cast to the value's dtype."""
+    if g.dtype != node.dtype:
+        if g.dtype.kind == "c" and node.dtype.kind != "c":
+            g = traced.real(g)
+        if g.dtype != node.dtype:
+            g = traced.astype(g, node.dtype)
+    if g.shape != node.shape:
+        g = sum_to(g, node.shape)
+    return g
+
+
+def unwrap(x):
+    """The plain array under any number of tracers."""
+    while type(x) is Tracer:
+        x = x.value
+    return x

@@ -1,0 +1,456 @@
+"""arrayx.autograd's transformations, tracers, mutation rules, numerics and memory; and
+namespace-generic models (written only against ``xp``) against PyTorch."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import arrayx
+from arrayx.autograd import (
+    Tracer,
+    checkpoint,
+    custom_vjp,
+    grad,
+    hessian,
+    jacobian,
+    stop_gradient,
+    value_and_grad,
+    vjp,
+)
+from arrayx.autograd import numpy as traced
+from arrayx.autograd._tracer import Node
+
+
+def ns(x):
+    """The namespace of ``x``, as library code finds it."""
+    return x.__array_namespace__()
+
+
+def test_array_api_compat_finds_the_traced_namespace():
+    compat = pytest.importorskip("array_api_compat")
+
+    def f(x):
+        xp = compat.array_namespace(x)
+        assert xp is traced
+        return xp.sum(x * x)
+    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [2.0, 4.0])
+
+
+def central(f, x: np.ndarray, step: float = 1e-6) -> np.ndarray:
+    """The gradient of a real scalar function of a float64 array by central differences."""
+    out = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = step
+        out[i] = (float(f(arrayx.asarray(x + e))) - float(f(arrayx.asarray(x - e)))) / (2 * step)
+    return out
+
+
+def cubic(x):
+    xp = ns(x)
+    return xp.sum(x ** 3 + xp.sin(x) * x)
+
+
+# --- transformations ----------------------------------------------------------------------
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.floats(-2, 2), min_size=1, max_size=4))
+def test_grad_matches_central_differences(values):
+    x = np.asarray(values)
+    np.testing.assert_allclose(np.asarray(grad(cubic)(arrayx.asarray(x))), central(cubic, x),
+                               rtol=1e-6, atol=1e-6)
+
+
+def test_value_and_grad_argnums_and_aux():
+    def f(a, b, c):
+        xp = ns(b)
+        return xp.sum(a * b) + c, {"ab": a * b}
+
+    a, b = arrayx.asarray([1.0, 2.0]), arrayx.asarray([3.0, 4.0])
+    (value, aux), (ga, gb) = value_and_grad(f, argnums=(0, 1), has_aux=True)(a, b, 1.0)
+    assert float(value) == 12.0
+    assert isinstance(aux["ab"], arrayx.Array)
+    np.testing.assert_array_equal(np.asarray(ga), [3.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(gb), [1.0, 2.0])
+    g, aux = grad(f, argnums=1, has_aux=True)(a, b, 1.0)
+    np.testing.assert_array_equal(np.asarray(g), [1.0, 2.0])
+
+
+def test_gradient_of_an_unused_input_is_zeros():
+    g = grad(lambda a, b: ns(a).sum(a * 2.0), argnums=(0, 1))(arrayx.ones(2), arrayx.ones(3))
+    np.testing.assert_array_equal(np.asarray(g[1]), np.zeros(3))
+
+
+def test_vjp_and_jacobian():
+    x = np.asarray([0.5, -1.0, 2.0])
+    out, back = vjp(lambda t: ns(t).exp(t) * t, arrayx.asarray(x))
+    (g,) = back(arrayx.ones(3))
+    np.testing.assert_allclose(np.asarray(g), np.exp(x) * (1 + x))
+    jac = jacobian(lambda t: ns(t).cumulative_sum(t * t))(arrayx.asarray(x))
+    np.testing.assert_allclose(np.asarray(jac), np.tril(np.ones((3, 3))) * 2 * x)
+
+
+def test_nested_grad_and_hessian():
+    x = np.asarray([0.3, -0.7])
+    second = grad(lambda t: ns(t).sum(grad(cubic)(t)))(arrayx.asarray(x))
+    np.testing.assert_allclose(np.asarray(second), 6 * x + 2 * np.cos(x) - x * np.sin(x))
+    h = hessian(cubic)(arrayx.asarray(x))
+    np.testing.assert_allclose(np.asarray(h), np.diag(6 * x + 2 * np.cos(x) - x * np.sin(x)))
+    third = grad(grad(grad(lambda t: t ** 4)))(arrayx.asarray(2.0))
+    assert float(third) == 48.0
+
+
+def test_nested_grads_do_not_confuse_perturbations():
+    # d/dx [x * d/dy (x + y)] = d/dx [x] = 1 (the inner derivative is 1, not a function of x).
+    def outer(x):
+        return x * grad(lambda y: x + y)(arrayx.asarray(1.0))
+    assert float(grad(outer)(arrayx.asarray(3.0))) == 1.0
+
+
+def test_stop_gradient():
+    g = grad(lambda x: ns(x).sum(x * stop_gradient(x)))(arrayx.asarray([3.0, 4.0]))
+    np.testing.assert_array_equal(np.asarray(g), [3.0, 4.0])
+
+
+def test_custom_vjp_and_its_nested_use():
+    @custom_vjp
+    def f(x):
+        return ns(x).sin(x)
+
+    f.defvjp(lambda x: (ns(x).sin(x), x), lambda x, g: (g * 2 * x,))
+    x = arrayx.asarray([1.0, 2.0])
+    np.testing.assert_array_equal(np.asarray(grad(lambda t: ns(t).sum(f(t)))(x)), [2.0, 4.0])
+    second = grad(lambda t: ns(t).sum(grad(lambda u: ns(u).sum(f(u)))(t)))(x)
+    np.testing.assert_array_equal(np.asarray(second), [2.0, 2.0])
+    np.testing.assert_allclose(np.asarray(f(x)), np.sin([1.0, 2.0]))
+
+
+def test_checkpoint_recomputes_and_gives_the_same_gradient():
+    calls = []
+
+    def block(x):
+        calls.append(1)
+        xp = ns(x)
+        return xp.tanh(xp.sin(x) * x)
+
+    x = arrayx.asarray([0.1, 0.5, -2.0])
+    plain = grad(lambda t: ns(t).sum(block(t)))(x)
+    calls.clear()
+    saved = grad(lambda t: ns(t).sum(checkpoint(block)(t)))(x)
+    assert len(calls) == 2
+    np.testing.assert_allclose(np.asarray(saved), np.asarray(plain))
+
+
+# --- the tracer -----------------------------------------------------------------------------
+
+def test_tracers_are_array_api_arrays():
+    def f(x):
+        xp = x.__array_namespace__()
+        return xp.sum(x.T @ x.mT - (-x) + (+x) / 2.0 - 1.0 * x ** 2)
+
+    def check(x):
+        assert isinstance(x, Tracer)
+        xp = x.__array_namespace__()
+        assert xp is traced and xp.__array_api_version__ == "2025.12"
+        for name in arrayx.__all__:
+            assert hasattr(xp, name), name
+        for name in arrayx.linalg.__all__:
+            assert hasattr(xp.linalg, name), name
+        for name in arrayx.fft.__all__:
+            assert hasattr(xp.fft, name), name
+        assert (x.shape, x.dtype, x.ndim, x.size) == ((2, 2), arrayx.float64, 2, 4)
+        assert x.device == arrayx.asarray(0.0).device
+        return f(x)
+
+    x = np.asarray([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose(np.asarray(grad(check)(arrayx.asarray(x))), central(f, x),
+                               rtol=1e-6)
+
+
+def test_integer_and_bool_results_leave_the_trace():
+    def f(x):
+        xp = ns(x)
+        for leaf in (xp.argmax(x), x > 0, xp.isnan(x), xp.astype(x, xp.int64), xp.floor(x)):
+            assert type(leaf) is arrayx.Array
+        return xp.sum(x * xp.astype(x > 0, x.dtype))
+    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([-1.0, 2.0]))),
+                                  [0.0, 1.0])
+
+
+def test_asarray_keeps_tracing():
+    def f(x):
+        xp = ns(x)
+        y = xp.asarray(x)
+        z = xp.asarray([x[0], x[1] * 2.0, 3.0])
+        return xp.sum(y * y) + xp.sum(z)
+    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [3.0, 6.0])
+
+
+def test_gradient_with_respect_to_an_integer_input_raises():
+    with pytest.raises(TypeError, match="floating-point"):
+        grad(lambda x: x)(arrayx.asarray([1, 2]))
+    with pytest.raises(TypeError, match="real scalar"):
+        grad(lambda x: x * 2.0)(arrayx.asarray([1.0, 2.0]))
+    with pytest.raises(TypeError, match="array"):
+        grad(lambda x: x)("x")
+
+
+def test_a_tracer_does_not_become_numpy_silently():
+    def f(x):
+        with pytest.raises(TypeError, match="stop_gradient"):
+            np.asarray(x)
+        return ns(x).sum(x)
+    grad(f)(arrayx.ones(2))
+
+
+def test_rules_for_part_of_the_inputs_say_so():
+    with pytest.raises(TypeError, match="qr has a gradient rule for real matrices"):
+        grad(lambda x: ns(x).sum(ns(x).linalg.qr(x).R))(arrayx.ones((2, 3)))
+    with pytest.raises(TypeError, match="full_matrices=False"):
+        grad(lambda x: ns(x).sum(ns(x).linalg.svd(x).S))(arrayx.ones((2, 3)))
+
+
+# --- numerics -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("branch", ["sqrt", "log", "reciprocal", "pow"])
+def test_masked_singular_branches_have_finite_gradients(branch):
+    def f(x):
+        xp = ns(x)
+        value = {"sqrt": lambda: xp.sqrt(x), "log": lambda: xp.log(x),
+                 "reciprocal": lambda: 1.0 / x, "pow": lambda: x ** 0.5}[branch]()
+        return xp.sum(xp.where(x > 0, value, 0.0))
+
+    x = np.asarray([-1.0, 0.0, 4.0])
+    g = np.asarray(grad(f)(arrayx.asarray(x)))
+    assert np.all(np.isfinite(g))
+    np.testing.assert_allclose(g[2], central(f, x)[2], rtol=1e-6)
+    np.testing.assert_array_equal(g[:2], [0.0, 0.0])
+
+
+def test_complex_gradients_follow_pytorch():
+    torch = pytest.importorskip("torch")
+    z = np.asarray([1 + 2j, -0.5 + 0.25j])
+
+    def f(t):
+        xp = ns(t)
+        return xp.sum(xp.real(t * xp.conj(t)) + xp.real(xp.exp(t)) * xp.imag(t))
+
+    g = np.asarray(grad(f)(arrayx.asarray(z)))
+    tz = torch.tensor(z, requires_grad=True)
+    ((tz * tz.conj()).real + tz.exp().real * tz.imag).sum().backward()
+    np.testing.assert_allclose(g, tz.grad.numpy())
+    # dL/dRe + 1j dL/dIm: for |z|^2 it is 2z (JAX returns the conjugate, 2 conj(z)).
+    g = np.asarray(grad(lambda t: ns(t).sum(ns(t).abs(t) ** 2))(arrayx.asarray(z)))
+    np.testing.assert_allclose(g, 2 * z)
+
+
+def test_float32_gradients_stay_float32():
+    g = grad(lambda x: ns(x).sum(x * 2.0))(arrayx.ones(3, dtype=arrayx.float32))
+    assert g.dtype == arrayx.float32
+
+
+# --- mutation -------------------------------------------------------------------------------
+
+def test_setitem_is_recorded_as_a_functional_update():
+    def f(x):
+        xp = ns(x)
+        y = x * 1.0
+        y[0] = x[1] ** 2
+        y[1:] = y[1:] * 3.0
+        out = xp.zeros(3, dtype=x.dtype)
+        out[0] = xp.sum(y)
+        out[2] = y[0]
+        return xp.sum(out * out)
+
+    x = np.asarray([0.5, -1.5, 2.0])
+    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+                               rtol=1e-6)
+
+
+def test_inplace_operators_are_recorded():
+    def f(x):
+        xp = ns(x)
+        y = xp.exp(x)
+        y *= x
+        y += 1.0
+        y /= 2.0
+        return xp.sum(y)
+
+    x = np.asarray([0.5, -1.5])
+    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+                               rtol=1e-6)
+
+
+def test_modifying_a_saved_value_raises_naming_the_operation():
+    def f(x):
+        xp = ns(x)
+        y = xp.exp(x)
+        y[0] = 0.0
+        return xp.sum(y)
+
+    with pytest.raises(RuntimeError, match="exp saved a value .* __setitem__"):
+        grad(f)(arrayx.asarray([1.0, 2.0]))
+
+
+def test_updating_a_view_of_a_traced_array_raises():
+    def f(x):
+        y = x * 1.0
+        view = y[1:]
+        view[0] = 5.0
+        return ns(x).sum(y)
+
+    with pytest.raises(ValueError, match="view"):
+        grad(f)(arrayx.asarray([1.0, 2.0]))
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+def test_no_tape_survives_the_call():
+    seen = []
+
+    def f(x):
+        xp = ns(x)
+        h = xp.tanh(x @ x.mT)
+        seen.append(weakref.ref(h))
+        seen.append(weakref.ref(h.node))
+        return xp.sum(h * h)
+
+    x = arrayx.asarray(np.arange(6.0).reshape(2, 3) / 10)
+    g = grad(f)(x)
+    del g
+    gc.collect()
+    assert all(ref() is None for ref in seen)
+    assert not any(type(o) in (Node, Tracer) for o in gc.get_objects())
+
+
+def test_a_tracer_used_after_its_transformation_raises():
+    escaped = []
+    grad(lambda x: escaped.append(x) or ns(x).sum(x))(arrayx.ones(2))
+    with pytest.raises(RuntimeError, match="after the transformation"):
+        escaped[0] * 2.0
+
+
+# --- namespace-generic models against PyTorch ---------------------------------------------
+
+def logistic_loss(w, b, x, y):
+    xp = ns(w)
+    z = x @ w + b
+    return xp.mean(xp.logaddexp(0.0, z) - y * z)
+
+
+def mlp_loss(w1, b1, w2, b2, x, labels):
+    xp = ns(w1)
+    h = xp.maximum(x @ w1 + b1, 0.0)
+    logits = h @ w2 + b2
+    top = xp.max(logits, axis=1, keepdims=True)
+    shifted = logits - top
+    logp = shifted - xp.log(xp.sum(xp.exp(shifted), axis=1, keepdims=True))
+    picked = xp.take_along_axis(logp, xp.reshape(labels, (-1, 1)), axis=1)
+    return -xp.mean(picked)
+
+
+def _torch_grads(fn, params, data):
+    torch = pytest.importorskip("torch")
+    tensors = [torch.tensor(p, requires_grad=True) for p in params]
+    loss = fn(*tensors, *[torch.tensor(d) for d in data])
+    loss.backward()
+    return loss.item(), [t.grad.numpy() for t in tensors]
+
+
+def test_logistic_regression_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((32, 5)), (rng.random(32) > 0.5).astype(np.float64)
+    w, b = rng.standard_normal(5), np.asarray(0.1)
+    value, grads = value_and_grad(logistic_loss, argnums=(0, 1))(
+        arrayx.asarray(w), arrayx.asarray(b), arrayx.asarray(x), arrayx.asarray(y))
+
+    def torch_loss(w, b, x, y):
+        z = x @ w + b
+        return (torch.logaddexp(torch.zeros_like(z), z) - y * z).mean()
+    expected_value, expected = _torch_grads(torch_loss, [w, b], [x, y])
+    assert float(value) == pytest.approx(expected_value)
+    for g, e in zip(grads, expected, strict=True):
+        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-10, atol=1e-12)
+
+
+def test_two_layer_mlp_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    x, labels = rng.standard_normal((16, 8)), rng.integers(0, 4, 16)
+    params = [rng.standard_normal((8, 6)) / 3, np.zeros(6), rng.standard_normal((6, 4)) / 3,
+              np.zeros(4)]
+    value, grads = value_and_grad(mlp_loss, argnums=(0, 1, 2, 3))(
+        *[arrayx.asarray(p) for p in params], arrayx.asarray(x), arrayx.asarray(labels))
+
+    def torch_loss(w1, b1, w2, b2, x, labels):
+        logits = torch.relu(x @ w1 + b1) @ w2 + b2
+        return torch.nn.functional.cross_entropy(logits, labels)
+    expected_value, expected = _torch_grads(torch_loss, params, [x, labels])
+    assert float(value) == pytest.approx(expected_value)
+    for g, e in zip(grads, expected, strict=True):
+        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-10, atol=1e-12)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import arrayx.autograd as module
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    failures: list[str] = []
+    public = [getattr(module, n) for n in module.__all__ if n != "numpy"]
+    for obj in (module, *public):
+        for test in finder.find(obj, globs={}):
+            runner.run(test, out=failures.append)
+    assert not failures, "".join(failures)
+
+
+def test_rules_keep_only_what_they_need():
+    kept = {}
+
+    def f(x):
+        xp = ns(x)
+        h = x * 2.0          # multiply by a constant keeps the constant only
+        kept["h"] = weakref.ref(h.value)
+        y = xp.exp(h)        # exp keeps its result, not its input
+        kept["y"] = weakref.ref(y.value)
+        return xp.sum(y + 1.0)
+
+    _, back = vjp(f, arrayx.asarray([0.5, 1.0]))
+    gc.collect()
+    assert kept["h"]() is None
+    assert kept["y"]() is not None
+    (g,) = back(arrayx.asarray(1.0))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.exp([1.0, 2.0]))
+
+
+def test_hessian_through_setitem():
+    def f(x):
+        xp = ns(x)
+        y = xp.zeros(3, dtype=x.dtype)
+        y[0] = x[0] ** 3
+        y[1:] = x[1:] * x[0]
+        return xp.sum(y * y)   # x0^6 + x0^2 (x1^2 + x2^2)
+
+    x0, x1, x2 = 1.0, 2.0, 3.0
+    expected = [[30 * x0 ** 4 + 2 * (x1 ** 2 + x2 ** 2), 4 * x0 * x1, 4 * x0 * x2],
+                [4 * x0 * x1, 2 * x0 ** 2, 0.0], [4 * x0 * x2, 0.0, 2 * x0 ** 2]]
+    np.testing.assert_allclose(np.asarray(hessian(f)(arrayx.asarray([x0, x1, x2]))), expected)
+
+
+def test_maximum_splits_ties_as_pytorch():
+    torch = pytest.importorskip("torch")
+    x = np.asarray([-1.0, 0.0, 2.0])
+    g = grad(lambda t: ns(t).sum(ns(t).maximum(t, 0.0) + ns(t).minimum(t, t * 1.0)))(
+        arrayx.asarray(x))
+    tx = torch.tensor(x, requires_grad=True)
+    (torch.maximum(tx, torch.zeros(3, dtype=torch.float64))
+     + torch.minimum(tx, tx * 1.0)).sum().backward()
+    np.testing.assert_array_equal(np.asarray(g), tx.grad.numpy())
