@@ -718,6 +718,17 @@ cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides,
     cdef int i, k, n = 0
     cdef int perm[MAXDIM]
     cdef int64_t tmp[MAX_COALESCE_OPERANDS * MAXDIM]
+    if ndim == 1 and shape[0] != 0:
+        # One axis (the common small case): only the leading unit axis to add, rows from
+        # the last down so none is overwritten before it is read.
+        k = nop - 1
+        while k >= 0:
+            strides[2 * k + 1] = strides[k]
+            strides[2 * k] = 0
+            k -= 1
+        shape[1] = shape[0]
+        shape[0] = 1
+        return 2
     for i in range(ndim):
         if shape[i] == 0:
             shape[0] = 1
