@@ -378,12 +378,19 @@ cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
 cdef Layout SCALAR = contiguous(0, NULL)
 
 
-cdef Storage _fresh(Fresh* out, int nin, const int64_t* strides, int code, object device):
+cdef Storage _fresh(Fresh* out, int nin, const int64_t* strides, int code, object device,
+                    Operand* written):
     """The buffer of a fresh result of ``out.shape`` and dtype ``code``, its strides in the
-    order of its ``nin`` inputs' ``strides`` (NumPy's order ``K``) into ``out``."""
+    order of its ``nin`` inputs' ``strides`` (NumPy's order ``K``) into ``out``, and the
+    operand a kernel writes it through into ``written``."""
     out.code = code
     out.size = fresh_strides(nin, out.ndim, out.shape, strides, out.strides)
-    return storage_allocate(out.size * ITEMSIZE[code], False, device)
+    cdef Storage o = storage_allocate(out.size * ITEMSIZE[code], False, device)
+    written.data = o.data
+    written.strides = out.strides
+    written.stored = code
+    written.code = code
+    return o
 
 
 cdef int _spread_inputs(int nin, PyObject** ls, char** data, int* stored, int* code,
@@ -426,15 +433,9 @@ cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
     cdef int rc = result_code(UNARY_RESULT[op], cc)
     out.ndim = l.ndim
     memcpy(out.shape, l.shape_, l.ndim * sizeof(int64_t))
-    cdef Storage o = _fresh(out, 1, l.strides_, rc, s.device)
-    if out.size == 0:
-        return o
     cdef Operand ops[2]
+    cdef Storage o = _fresh(out, 1, l.strides_, rc, s.device, &ops[1])
     ops[0] = operand(s, l, code, cc)
-    ops[1].data = o.data
-    ops[1].strides = out.strides
-    ops[1].stored = rc
-    ops[1].code = rc
     run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True)
     return o
 
@@ -533,13 +534,7 @@ cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, i
     codes[0] = code
     codes[1] = code
     _spread_inputs(2, ls, data, stored, codes, out, strides, ops, scalars)
-    cdef Storage o = _fresh(out, 2, strides, rc, device)
-    if out.size == 0:
-        return o
-    ops[2].data = o.data
-    ops[2].strides = out.strides
-    ops[2].stored = rc
-    ops[2].code = rc
+    cdef Storage o = _fresh(out, 2, strides, rc, device, &ops[2])
     run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True)
     return o
 
@@ -602,11 +597,7 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     stored[:] = [0, cx, cy]
     codes[:] = [0, code, code]
     _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars)
-    cdef Storage o = _fresh(&out, 3, strides, code, sx.device)
-    ops[3].data = o.data
-    ops[3].strides = out.strides
-    ops[3].stored = code
-    ops[3].code = code
+    cdef Storage o = _fresh(&out, 3, strides, code, sx.device, &ops[3])
     run_n(where_kernel(code), 4, ops, out.ndim, out.shape, out.size, False, True)
     return o, new_layout(out.ndim, out.shape, out.strides, 0), code
 
