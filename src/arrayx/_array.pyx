@@ -14,12 +14,13 @@ from libc.stdint cimport int64_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, parse_shape,
-    permute, slice_first,
+    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, new_layout,
+    parse_shape, permute, slice_first,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
-    ITEMSIZE, allocate, binary, binary_into, copy_cast, read_scalar, unary, write_scalar,
+    ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
+    copy_cast, read_scalar, scalar_kind, unary, write_scalar,
 )
 
 import numpy as np
@@ -70,6 +71,18 @@ cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=True):
     a._code = code
     a.dtype = DTYPES[code]
     a._writeable = writeable and not storage.readonly
+    return a
+
+
+cdef inline Array fresh(Storage storage, Fresh* r):
+    """An Array over the fresh buffer of an elementwise result: the engine laid it out, so
+    its bounds are not checked again."""
+    cdef Array a = Array.__new__(Array)
+    a._storage = storage
+    a._layout = new_layout(r.ndim, r.shape, r.strides, 0)
+    a._code = r.code
+    a.dtype = DTYPES[r.code]
+    a._writeable = True
     return a
 
 
@@ -1552,57 +1565,41 @@ def _scalar_array(value, dtype, device=None) -> Array:
 
 
 cdef bint _is_scalar(object x):
-    return isinstance(x, (bool, int, float, complex))
-
-
-cdef Array _scalar_operand(object value, Array other, str name):
-    """A Python scalar as a 0-d array of the dtype it takes beside ``other``."""
-    d = _dtypes.with_scalar(other.dtype, _dtypes.kind_of_scalar(value))
-    cdef int code = CODE[d]
-    if code <= 8 and code >= 1 and isinstance(value, int) and not isinstance(value, bool):
-        lo, hi = _INT_RANGE[code]
-        if not lo <= value <= hi:
-            raise OverflowError(f"{name}: the Python int {value} does not fit in {d}")
-    return scalar_array(value, code, other._storage.device)
-
-
-_INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
-              ((c, np.iinfo(DTYPES[c])) for c in range(1, 9))}
+    return scalar_kind(x) >= 0
 
 
 cdef object binary_op(int op, object a, object b, bint operator):
     """``op`` on two arrays, or an array and a Python scalar (either side)."""
-    cdef Array x, y
+    cdef Array x
+    cdef Fresh r
     if isinstance(a, Array):
         x = <Array>a
         if isinstance(b, Array):
-            y = <Array>b
-        elif _is_scalar(b):
-            y = _scalar_operand(b, x, BINARY_NAMES[op])
-        elif operator:
+            return fresh(binary(op, x._storage, x._layout, x._code, (<Array>b)._storage,
+                                (<Array>b)._layout, (<Array>b)._code, &r), &r)
+        if _is_scalar(b):
+            return fresh(binary_scalar(op, x._storage, x._layout, x._code, b, False, &r), &r)
+        if operator:
             return NotImplemented
-        else:
-            raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
-                            f"{type(b).__name__}")
-    elif isinstance(b, Array) and _is_scalar(a):
-        y = <Array>b
-        x = _scalar_operand(a, y, BINARY_NAMES[op])
-    elif operator:
+        raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
+                        f"{type(b).__name__}")
+    if isinstance(b, Array) and _is_scalar(a):
+        x = <Array>b
+        return fresh(binary_scalar(op, x._storage, x._layout, x._code, a, True, &r), &r)
+    if operator:
         return NotImplemented
-    else:
-        raise TypeError(f"{BINARY_NAMES[op]} needs at least one array; got "
-                        f"{type(a).__name__} and {type(b).__name__}")
-    s, L, c = binary(op, x._storage, x._layout, x._code, y._storage, y._layout, y._code)
-    return wrap(s, L, c)
+    raise TypeError(f"{BINARY_NAMES[op]} needs at least one array; got "
+                    f"{type(a).__name__} and {type(b).__name__}")
 
 
 cdef object inplace_op(int op, Array a, object b):
     """``a op= b``: writes ``a``, keeps its dtype and shape."""
     cdef Array y
+    cdef bint scalar = False
     if isinstance(b, Array):
         y = <Array>b
     elif _is_scalar(b):
-        y = _scalar_operand(b, a, BINARY_NAMES[op])
+        scalar = True
     elif isinstance(b, (np.ndarray, np.generic)):
         from arrayx._creation import asarray  # a NumPy operand is adopted without a copy
         y = asarray(b)
@@ -1611,7 +1608,10 @@ cdef object inplace_op(int op, Array a, object b):
     if not a._writeable:
         raise ValueError("the array is read-only (a broadcast view?); it cannot be updated in "
                          "place")
-    binary_into(op, a._storage, a._layout, a._code, y._storage, y._layout, y._code)
+    if scalar:
+        binary_into_scalar(op, a._storage, a._layout, a._code, b)
+    else:
+        binary_into(op, a._storage, a._layout, a._code, y._storage, y._layout, y._code)
     return a
 
 
@@ -1620,8 +1620,8 @@ cdef Array unary_op(int op, object a):
     if not isinstance(a, Array):
         raise TypeError(f"{UNARY_NAMES[op]} expects an arrayx array, got {type(a).__name__}")
     cdef Array x = <Array>a
-    s, L, c = unary(op, x._storage, x._layout, x._code)
-    return wrap(s, L, c)
+    cdef Fresh r
+    return fresh(unary(op, x._storage, x._layout, x._code, &r), &r)
 
 
 def apply_unary(str name, x) -> Array:
@@ -1632,6 +1632,10 @@ def apply_unary(str name, x) -> Array:
 def apply_binary(str name, x1, x2) -> Array:
     """Apply the binary op called ``name`` (for the elementwise functions)."""
     return binary_op(BINARY_ID[name], x1, x2, False)
+
+
+_INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
+              ((c, np.iinfo(DTYPES[c])) for c in range(1, 9))}
 
 
 def clip_bound(bound, Array like, str name) -> Array:

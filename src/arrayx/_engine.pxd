@@ -1,30 +1,51 @@
 from libc.stdint cimport int64_t
 
-from arrayx._core.layout cimport Layout
+from arrayx._core.layout cimport MAXDIM, Layout
 from arrayx._core.storage cimport Storage
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
 
 cdef int ITEMSIZE[13]
+
+cdef struct Operand:
+    # One operand of a kernel run: its first element, its element strides over the run's
+    # shape, the dtype code it is stored in and the one the kernel reads.
+    char* data
+    const int64_t* strides
+    int stored
+    int code
+
+cdef struct Fresh:
+    # A fresh elementwise result: dtype code, shape and strides of its new buffer.
+    int code
+    int ndim
+    int64_t size
+    int64_t shape[MAXDIM]
+    int64_t strides[MAXDIM]
 
 cdef Storage allocate(Layout layout, int code, object device, bint zero=*)
 cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
                    int dcode) except -1
 cdef bint may_overlap(Storage a, Layout al, int acode, Storage b, Layout bl,
                       int bcode) noexcept
+cdef int scalar_kind(object value) noexcept
 cdef int write_scalar(char* ptr, int code, object value) except -1
 cdef object read_scalar(const char* ptr, int code)
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1
-cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
-               bint serial=*, const int* stored=*, fold_init_fn fold_init=*,
+cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,
+               int64_t size, bint serial=*, bint order=*, fold_init_fn fold_init=*,
                int64_t fold_size=*, loop2d_fn fold_combine=*) except -1
 cdef int promote_codes(int a, int b) noexcept
-cdef tuple unary(int op, Storage s, Layout l, int code)
-cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb)
+cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out)
+cdef Storage binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb,
+                    Fresh* out)
+cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
+                           bint reflected, Fresh* out)
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
                  Storage sy, Layout ly, int cy)
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1
+cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value) except -1
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)
 cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,
                               tuple axes)

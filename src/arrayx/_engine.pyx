@@ -6,12 +6,14 @@ through ``run``: it coalesces the operands' common iteration space and hands it 
 driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel from the tables of the
 CPU's ISA level (``arrayx._kernels.cpu.dispatch``).
 """
-from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.ref cimport PyObject
+from libc.stdint cimport INT64_MAX, int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, broadcast_shapes, broadcast_to, checked_nbytes, coalesce, contiguous,
-    contiguous_like, new_layout,
+    MAXDIM, Layout, broadcast_strides, broadcast_to, checked_nbytes, coalesce, contiguous,
+    contiguous_like, fresh_strides, merge_shape, new_layout,
 )
 from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.storage cimport Storage
@@ -39,12 +41,13 @@ cdef enum:
     C_FLOAT64 = 10
     C_COMPLEX128 = 12
 
-# Inclusive bounds of the integer codes, for range checks on Python ints.
-_INT_BOUNDS = {
-    1: (-(1 << 7), (1 << 7) - 1), 2: (-(1 << 15), (1 << 15) - 1),
-    3: (-(1 << 31), (1 << 31) - 1), 4: (-(1 << 63), (1 << 63) - 1),
-    5: (0, (1 << 8) - 1), 6: (0, (1 << 16) - 1), 7: (0, (1 << 32) - 1), 8: (0, (1 << 64) - 1),
-}
+# Inclusive bounds of the integer codes, for range checks on Python ints (uint64's upper
+# bound beyond int64 is checked apart).
+cdef int64_t INT_LO[9]
+cdef int64_t INT_HI[9]
+INT_LO[:] = [0, -(1 << 7), -(1 << 15), -(1 << 31), -(1 << 63), 0, 0, 0, 0]
+INT_HI[:] = [1, (1 << 7) - 1, (1 << 15) - 1, (1 << 31) - 1, INT64_MAX, (1 << 8) - 1,
+             (1 << 16) - 1, (1 << 32) - 1, INT64_MAX]
 
 
 cdef Storage allocate(Layout layout, int code, object device, bint zero=False):
@@ -66,33 +69,21 @@ cdef bint may_overlap(Storage a, Layout al, int acode, Storage b, Layout bl,
 
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1:
-    """Run a two-operand kernel (operand 1 written) over ``l1``'s shape."""
-    cdef int n = l1.ndim
-    cdef int64_t shape[MAXDIM + 2]
-    cdef int64_t strides[2 * (MAXDIM + 2)]
-    cdef char* base[2]
-    cdef int isz[2]
-    cdef int i
-    if l1.size == 0:
-        return 0
-    for i in range(n):
-        shape[i] = l1.shape_[i]
-        strides[i] = l0.strides_[i]
-        strides[n + i] = l1.strides_[i]
-    isz[0] = ITEMSIZE[c0]
-    isz[1] = ITEMSIZE[c1]
-    base[0] = s0.data + l0.offset * isz[0]
-    base[1] = s1.data + l1.offset * isz[1]
-    return launch(fn, 2, n, shape, base, strides, isz, False, NULL, NULL, NULL, 0, l1.size)
+    """Run a two-operand kernel (operand 1 written) over ``l1``'s shape, in the order the
+    operands' strides favour (the caller has ruled out harmful overlap)."""
+    cdef Operand ops[2]
+    ops[0] = operand(s0, l0, c0, c0)
+    ops[1] = operand(s1, l1, c1, c1)
+    return run_n(fn, 2, ops, l1.ndim, l1.shape_, l1.size, False, True)
 
 
 cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
-                        int64_t* strides, int* isz, bint serial, const loop2d_fn* casts,
-                        fold_init_fn fold_init, loop2d_fn fold_combine,
+                        int64_t* strides, int* isz, bint serial, bint order,
+                        const loop2d_fn* casts, fold_init_fn fold_init, loop2d_fn fold_combine,
                         int64_t fold_size) noexcept nogil:
     """Coalesce the iteration space, then run the kernel (or the fold); non-zero when a
     parallel fold found no memory for its partial results."""
-    cdef int nd = coalesce(nop, n, dims, strides)
+    cdef int nd = coalesce(nop, n, dims, strides, order)
     if fold_init != NULL:
         return run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz, casts,
                         fold_size)
@@ -101,21 +92,34 @@ cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base
 
 
 cdef inline int launch(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
-                       int64_t* strides, int* isz, bint serial, const loop2d_fn* casts,
-                       fold_init_fn fold_init, loop2d_fn fold_combine, int64_t fold_size,
-                       int64_t size) except -1:
+                       int64_t* strides, int* isz, bint serial, bint order,
+                       const loop2d_fn* casts, fold_init_fn fold_init, loop2d_fn fold_combine,
+                       int64_t fold_size, int64_t size) except -1:
     """``execute``, without the GIL when it runs over ``size`` >= NOGIL_MIN elements."""
     cdef int status
     if size >= NOGIL_MIN:
         with nogil:
-            status = execute(fn, nop, n, dims, base, strides, isz, serial, casts, fold_init,
-                             fold_combine, fold_size)
+            status = execute(fn, nop, n, dims, base, strides, isz, serial, order, casts,
+                             fold_init, fold_combine, fold_size)
     else:
-        status = execute(fn, nop, n, dims, base, strides, isz, serial, casts, fold_init,
-                         fold_combine, fold_size)
+        status = execute(fn, nop, n, dims, base, strides, isz, serial, order, casts,
+                         fold_init, fold_combine, fold_size)
     if status:
         raise MemoryError("no memory for a parallel reduction's partial results")
     return 0
+
+
+cdef inline bint same_view(Storage a, Layout al, int acode, Storage b, Layout bl,
+                           int bcode) noexcept:
+    """Whether two layouts see the same elements of the same memory, element for element."""
+    if a.data != b.data or al.offset != bl.offset or acode != bcode or al.ndim != bl.ndim:
+        return False
+    cdef int i
+    for i in range(al.ndim):
+        if al.shape_[i] != bl.shape_[i] or (al.strides_[i] != bl.strides_[i]
+                                            and al.shape_[i] != 1):
+            return False
+    return True
 
 
 cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
@@ -127,17 +131,42 @@ cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
     """
     if sl.ndim != dl.ndim:
         raise ValueError(f"copy between shapes {sl.shape} and {dl.shape}")
-    cdef Layout tl
-    cdef Storage tmp
-    if src.data == dst.data and sl.offset == dl.offset and scode == dcode \
-            and sl.strides == dl.strides:
+    if same_view(src, sl, scode, dst, dl, dcode):
         return 0
     if may_overlap(src, sl, scode, dst, dl, dcode):
-        tl = contiguous_like(sl)
-        tmp = allocate(tl, scode, src.device)
-        run2(cast_kernel(scode, scode), src, sl, scode, tmp, tl, scode)
-        src, sl = tmp, tl
+        src, sl = _cast_copy(src, sl, scode, scode)
     return run2(cast_kernel(scode, dcode), src, sl, scode, dst, dl, dcode)
+
+
+cdef inline void _store(char* ptr, int code, int src, const void* value) noexcept:
+    """Cast the one element of dtype ``src`` at ``value`` into ``ptr`` as dtype ``code``."""
+    cdef int64_t zero_strides[4]
+    cdef char* ptrs[2]
+    zero_strides[:] = [0, 0, 0, 0]
+    ptrs[0] = <char*>value
+    ptrs[1] = ptr
+    cast_kernel(src, code)(ptrs, zero_strides, 1, 1)
+
+
+cdef int scalar_kind(object value) noexcept:
+    """The kind of a Python scalar: 0 bool, 1 int, 2 float, 3 complex; -1 for anything else."""
+    if type(value) is float:
+        return 2
+    if type(value) is int:
+        return 1
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return 1
+    if isinstance(value, float):
+        return 2
+    if isinstance(value, complex):
+        return 3
+    return -1
+
+
+cdef object _int_out_of_bounds(object value, int code):
+    return OverflowError(f"Python integer {value} out of bounds for {_dtypes.DTYPES[code]}")
 
 
 cdef int write_scalar(char* ptr, int code, object value) except -1:
@@ -148,50 +177,45 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     TypeError.
     """
     cdef uint8_t b
-    cdef int64_t i
+    cdef long long i
+    cdef int overflow
     cdef uint64_t u
     cdef double d
     cdef double complex z
-    cdef int64_t zero_strides[4]
-    cdef char* ptrs[2]
-    zero_strides[:] = [0, 0, 0, 0]
-    ptrs[1] = ptr
-    if isinstance(value, bool):
-        b = 1 if value else 0
-        ptrs[0] = <char*>&b
-        cast_kernel(C_BOOL, code)(ptrs, zero_strides, 1, 1)
-    elif isinstance(value, int):
-        if 1 <= code <= 8:
-            lo, hi = _INT_BOUNDS[code]
-            if not lo <= value <= hi:
-                raise OverflowError(f"Python integer {value} out of bounds for the dtype")
-        if value > 0x7FFFFFFFFFFFFFFF:
-            if value > 0xFFFFFFFFFFFFFFFF:
-                d = <double>value
-                ptrs[0] = <char*>&d
-                cast_kernel(C_FLOAT64, code)(ptrs, zero_strides, 1, 1)
-            else:
-                u = value
-                ptrs[0] = <char*>&u
-                cast_kernel(C_UINT64, code)(ptrs, zero_strides, 1, 1)
-        elif value < -0x8000000000000000:
-            d = <double>value
-            ptrs[0] = <char*>&d
-            cast_kernel(C_FLOAT64, code)(ptrs, zero_strides, 1, 1)
-        else:
-            i = value
-            ptrs[0] = <char*>&i
-            cast_kernel(C_INT64, code)(ptrs, zero_strides, 1, 1)
-    elif isinstance(value, float):
+    cdef int kind = scalar_kind(value)
+    if kind == 2:
         d = value
-        ptrs[0] = <char*>&d
-        cast_kernel(C_FLOAT64, code)(ptrs, zero_strides, 1, 1)
-    elif isinstance(value, complex):
+        if code == C_FLOAT64:
+            (<double*>ptr)[0] = d
+        else:
+            _store(ptr, code, C_FLOAT64, &d)
+    elif kind == 1:
+        i = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if overflow == 0:
+            if 1 <= code <= 8 and not INT_LO[code] <= i <= INT_HI[code]:
+                raise _int_out_of_bounds(value, code)
+            if code == C_INT64:
+                (<int64_t*>ptr)[0] = i
+            else:
+                _store(ptr, code, C_INT64, &i)
+        elif overflow > 0 and value <= 0xFFFFFFFFFFFFFFFF:
+            if 1 <= code < C_UINT64:
+                raise _int_out_of_bounds(value, code)
+            u = value
+            _store(ptr, code, C_UINT64, &u)
+        else:
+            if 1 <= code <= C_UINT64:
+                raise _int_out_of_bounds(value, code)
+            d = <double>value
+            _store(ptr, code, C_FLOAT64, &d)
+    elif kind == 0:
+        b = 1 if value else 0
+        _store(ptr, code, C_BOOL, &b)
+    elif kind == 3:
         if code < 11:
             raise TypeError(f"cannot store the complex value {value!r} in a real dtype")
         z = value
-        ptrs[0] = <char*>&z
-        cast_kernel(C_COMPLEX128, code)(ptrs, zero_strides, 1, 1)
+        _store(ptr, code, C_COMPLEX128, &z)
     else:
         raise TypeError(f"expected a Python scalar, got {type(value).__name__}")
     return 0
@@ -248,6 +272,9 @@ cdef unsigned BINARY_KINDS[64]
 cdef int UNARY_RESULT[64]
 cdef int BINARY_RESULT[64]
 cdef int PROMOTE[13][13]
+# The dtype a Python scalar of each kind (bool, int, float, complex) takes beside an array of
+# each dtype (the standard's weak scalars).
+cdef int SCALAR_CODE[13][4]
 
 
 def _load_tables() -> None:
@@ -265,6 +292,8 @@ def _load_tables() -> None:
     for a in range(13):
         for b in range(13):
             PROMOTE[a][b] = _dtypes.CODE[_dtypes.promote(_dtypes.DTYPES[a], _dtypes.DTYPES[b])]
+        for b, kind in enumerate(("bool", "int", "float", "complex")):
+            SCALAR_CODE[a][b] = _dtypes.CODE[_dtypes.with_scalar(_dtypes.DTYPES[a], kind)]
 
 
 _load_tables()
@@ -287,74 +316,128 @@ cdef int promote_codes(int a, int b) noexcept:
     return PROMOTE[a][b]
 
 
-cdef int run_n(loop2d_fn fn, tuple storages, tuple layouts, int* c, Layout shape,
-               bint serial=False, const int* stored=NULL, fold_init_fn fold_init=NULL,
-               int64_t fold_size=0, loop2d_fn fold_combine=NULL) except -1:
-    """Run a kernel over ``shape``'s shape; the last operand is the one written.
+cdef inline Operand operand(Storage s, Layout l, int stored, int code) noexcept:
+    """``s`` seen through ``l`` (dtype ``stored``) as a kernel operand of dtype ``code``."""
+    cdef Operand op
+    op.data = s.data + l.offset * ITEMSIZE[stored]
+    op.strides = l.strides_
+    op.stored = stored
+    op.code = code
+    return op
 
-    ``storages`` and ``layouts`` hold the operands' ``Storage`` and ``Layout`` (already
-    broadcast, at most ``MAX_OPERANDS``); ``c``
-    the dtype codes the kernel takes. ``stored``, when given, holds the dtype codes the inputs
-    are stored in: those that differ are cast chunk by chunk as the kernel runs. With
-    ``fold_init``, the kernel is a fold of the inputs into a fresh C-ordered output of
+
+cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,
+               int64_t size, bint serial=False, bint order=False, fold_init_fn fold_init=NULL,
+               int64_t fold_size=0, loop2d_fn fold_combine=NULL) except -1:
+    """Run a kernel over ``shape`` (``size`` elements); the last operand is the one written.
+
+    ``ops`` holds the ``nop`` operands (at most ``MAX_OPERANDS``), each with strides over
+    ``shape`` (already broadcast): inputs stored in another dtype than the kernel takes are
+    cast chunk by chunk as the kernel runs. ``order`` lets the axes be visited in the order
+    the strides favour (for kernels whose result does not depend on the visiting order).
+    With ``fold_init``, the kernel is a fold of the inputs into a fresh C-ordered output of
     ``fold_size`` accumulators whose partial results ``fold_combine`` adds up (see
     ``iterate.run_fold``).
     """
-    cdef int n = shape.ndim
     cdef int64_t dims[MAXDIM + 2]
     cdef int64_t strides[4 * (MAXDIM + 2)]
     cdef char* base[4]
     cdef int isz[4]
-    cdef int i, k
-    if shape.size == 0:
-        return 0
-    for i in range(n):
-        dims[i] = shape.shape_[i]
-    cdef int nop = len(storages)
-    cdef Layout lk
     cdef loop2d_fn casts[4]
     cdef bint cast = False
+    cdef int i, k
+    if size == 0:
+        return 0
+    for i in range(ndim):
+        dims[i] = shape[i]
     for k in range(nop):
-        lk = <Layout>layouts[k]
-        for i in range(n):
-            strides[k * n + i] = lk.strides_[i]
+        for i in range(ndim):
+            strides[k * ndim + i] = ops[k].strides[i]
         casts[k] = NULL
-        if stored != NULL and stored[k] != c[k]:
-            casts[k] = cast_kernel(stored[k], c[k])
+        if ops[k].stored != ops[k].code:
+            casts[k] = cast_kernel(ops[k].stored, ops[k].code)
             cast = True
-        isz[k] = ITEMSIZE[stored[k] if stored != NULL else c[k]]
-        base[k] = (<Storage>storages[k]).data + lk.offset * isz[k]
-    cdef const loop2d_fn* cast_table = NULL
-    if cast:
-        cast_table = &casts[0]
-    return launch(fn, nop, n, dims, base, strides, isz, serial, cast_table, fold_init,
-                  fold_combine, fold_size, shape.size)
+        isz[k] = ITEMSIZE[ops[k].stored]
+        base[k] = ops[k].data
+    return launch(fn, nop, ndim, dims, base, strides, isz, serial, order,
+                  &casts[0] if cast else NULL, fold_init, fold_combine, fold_size, size)
 
 
 cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
-    """``s`` seen through ``l`` copied to a fresh C-ordered buffer of dtype ``to``."""
-    cdef Layout cl = contiguous_like(l)
+    """``s`` seen through ``l`` copied to a fresh buffer of dtype ``to``, laid out in ``l``'s
+    memory order."""
+    cdef int64_t st[MAXDIM]
+    fresh_strides(1, l.ndim, l.shape_, l.strides_, st)
+    cdef Layout cl = new_layout(l.ndim, l.shape_, st, 0)
     cdef Storage t = allocate(cl, to, s.device)
     run2(cast_kernel(code, to), s, l, code, t, cl, to)
     return t, cl
 
 
-cdef tuple unary(int op, Storage s, Layout l, int code):
-    """Apply unary op ``op``; return ``(storage, layout, code)`` of a fresh result."""
+# The layout of a Python scalar operand: 0-d, its one element on the stack.
+cdef Layout SCALAR = contiguous(0, NULL)
+
+
+cdef Storage _fresh(Fresh* out, int nin, const int64_t* strides, int code, object device,
+                    Operand* written):
+    """The buffer of a fresh result of ``out.shape`` and dtype ``code``, its strides in the
+    order of its ``nin`` inputs' ``strides`` (NumPy's order ``K``) into ``out``, and the
+    operand a kernel writes it through into ``written``."""
+    out.code = code
+    out.size = fresh_strides(nin, out.ndim, out.shape, strides, out.strides)
+    cdef Storage o = storage_allocate(out.size * ITEMSIZE[code], False, device)
+    written.data = o.data
+    written.strides = out.strides
+    written.stored = code
+    written.code = code
+    return o
+
+
+cdef int _spread_inputs(int nin, PyObject** ls, char** data, int* stored, int* code,
+                        Fresh* out, int64_t* strides, Operand* ops,
+                        void* scalars) except -1:
+    """Broadcast ``nin`` inputs together into ``out.shape`` and their strides (rows of
+    ``out.ndim``) into ``strides``, and fill their operands. A 0-d input stored in another
+    dtype than its kernel's is cast once, into its slot of ``scalars`` (16 bytes each).
+    """
+    cdef int k, n = 0
+    for k in range(nin):
+        n = max(n, (<Layout>ls[k]).ndim)
+    out.ndim = n
+    for k in range(n):
+        out.shape[k] = 1
+    for k in range(nin):
+        if not merge_shape(<Layout>ls[k], n, out.shape):
+            raise ValueError("shapes " + ", ".join([str((<Layout>ls[i]).shape)
+                                                    for i in range(nin)])
+                             + " cannot be broadcast together")
+    for k in range(nin):
+        broadcast_strides(<Layout>ls[k], n, out.shape, &strides[k * n])
+        ops[k].data = data[k]
+        ops[k].strides = &strides[k * n]
+        ops[k].stored = stored[k]
+        ops[k].code = code[k]
+        if (<Layout>ls[k]).ndim == 0 and stored[k] != code[k]:
+            _store(<char*>scalars + 16 * k, code[k], stored[k], data[k])
+            ops[k].data = <char*>scalars + 16 * k
+            ops[k].stored = code[k]
+    return 0
+
+
+cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
+    """Apply unary op ``op``; return the buffer of a fresh result laid out as ``out`` says,
+    in the input's memory order."""
     if not (UNARY_KINDS[op] >> code) & 1:
         raise TypeError(f"{UNARY_NAMES[op]} does not accept {_dtypes.DTYPES[code]} input")
     cdef int cc = compute_code(UNARY_RESULT[op], code)
     cdef int rc = result_code(UNARY_RESULT[op], cc)
-    cdef Layout ol = contiguous_like(l)
-    cdef Storage o = allocate(ol, rc, s.device)
-    if ol.size == 0:
-        return o, ol, rc
-    cdef int c[2]
-    cdef int stored[2]
-    c[:] = [cc, rc]
-    stored[:] = [code, rc]
-    run_n(unary_kernel(op, cc), (s, o), (l, ol), c, ol, False, stored)
-    return o, ol, rc
+    out.ndim = l.ndim
+    memcpy(out.shape, l.shape_, l.ndim * sizeof(int64_t))
+    cdef Operand ops[2]
+    cdef Storage o = _fresh(out, 1, l.strides_, rc, s.device, &ops[1])
+    ops[0] = operand(s, l, code, cc)
+    run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True)
+    return o
 
 
 cdef int binary_code(int op, int ca, int cb) except -1:
@@ -366,6 +449,35 @@ cdef int binary_code(int op, int ca, int cb) except -1:
     return compute_code(BINARY_RESULT[op], code)
 
 
+cdef inline int check_devices(int op, Storage a, Storage b) except -1:
+    if a.device is not b.device and a.device != b.device:
+        raise ValueError(f"{BINARY_NAMES[op]}: operands on {a.device} and {b.device}")
+    return 0
+
+
+cdef int _into(int op, Storage sa, Layout la, int code, char* b,
+               const int64_t* bstrides) except -1:
+    """``a = op(a, b)`` in place, ``b`` of ``a``'s dtype with strides over ``a``'s shape."""
+    cdef Operand ops[3]
+    ops[0] = operand(sa, la, code, code)
+    ops[1].data = b
+    ops[1].strides = bstrides
+    ops[1].stored = code
+    ops[1].code = code
+    ops[2] = ops[0]
+    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True)
+
+
+cdef int _into_code(int op, int ca, int cb) except -1:
+    """The dtype ``a = op(a, b)`` computes in: ``a``'s, or TypeError."""
+    cdef int code = binary_code(op, ca, cb)
+    cdef int rc = result_code(BINARY_RESULT[op], code)
+    if rc != ca or code != ca:
+        raise TypeError(f"{BINARY_NAMES[op]} in place would change {_dtypes.DTYPES[ca]} to "
+                        f"{_dtypes.DTYPES[rc]}")
+    return code
+
+
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
                      int cb) except -1:
     """``a = op(a, b)`` in place: ``b`` broadcasts to ``a``, the result keeps ``a``'s dtype.
@@ -374,83 +486,120 @@ cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout l
     other way than element for element is copied first, so the result is as if ``b`` had
     been read whole before ``a`` was written.
     """
-    cdef int code = binary_code(op, ca, cb)
-    cdef int rc = result_code(BINARY_RESULT[op], code)
-    if rc != ca or code != ca:
-        raise TypeError(f"{BINARY_NAMES[op]} in place would change {_dtypes.DTYPES[ca]} to "
-                        f"{_dtypes.DTYPES[rc]}")
-    if sa.device is not sb.device and sa.device != sb.device:
-        raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
+    cdef int code = _into_code(op, ca, cb)
+    check_devices(op, sa, sb)
     lb = broadcast_to(lb, la.ndim, la.shape_)
-    if cb != code or (may_overlap(sa, la, ca, sb, lb, cb) and not (
-            sa.data == sb.data and la.offset == lb.offset and la.strides == lb.strides)):
+    if cb != code or (may_overlap(sa, la, ca, sb, lb, cb)
+                      and not same_view(sa, la, ca, sb, lb, cb)):
         sb, lb = _cast_copy(sb, lb, cb, code)
-    cdef int c[3]
-    c[:] = [code, code, code]
-    run_n(binary_kernel(op, code), (sa, sb, sa), (la, lb, la), c, la)
-    return 0
+    return _into(op, sa, la, code, sb.data + lb.offset * ITEMSIZE[code], lb.strides_)
 
 
-cdef inline bint same_shape(Layout a, Layout b) noexcept:
-    if a.ndim != b.ndim:
-        return False
-    for i in range(a.ndim):
-        if a.shape_[i] != b.shape_[i]:
-            return False
-    return True
+cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value) except -1:
+    """``a = op(a, value)`` in place for a Python scalar ``value`` (a stride-0 operand on the
+    stack); TypeError when the result's dtype is not ``a``'s."""
+    cdef int kind = scalar_kind(value)
+    if kind < 0:
+        raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
+                        f"{type(value).__name__}")
+    cdef int code = _into_code(op, ca, SCALAR_CODE[ca][kind])
+    cdef double complex v
+    cdef int64_t zeros[MAXDIM]
+    cdef int i
+    write_scalar(<char*>&v, code, value)
+    for i in range(la.ndim):
+        zeros[i] = 0
+    return _into(op, sa, la, code, <char*>&v, zeros)
 
 
-cdef tuple binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb):
-    """Apply binary op ``op`` with promotion and broadcasting; return a fresh result."""
+cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, int cb,
+                     object device, Fresh* out):
+    """``op(a, b)`` with promotion and broadcasting into a fresh result in the inputs'
+    memory order; ``pa`` and ``pb`` point at the inputs' first elements."""
     cdef int code = binary_code(op, ca, cb)
-    if sa.device is not sb.device and sa.device != sb.device:
-        raise ValueError(f"{BINARY_NAMES[op]}: operands on {sa.device} and {sb.device}")
-    cdef int64_t shape[MAXDIM]
-    cdef int n
-    cdef Layout ol
-    if same_shape(la, lb):
-        n = la.ndim
-        ol = contiguous_like(la)
-    else:
-        n = broadcast_shapes([la, lb], shape)
-        ol = contiguous(n, shape)
     cdef int rc = result_code(BINARY_RESULT[op], code)
-    cdef Storage o = allocate(ol, rc, sa.device)
-    if ol.size == 0:
-        return o, ol, rc
-    if not (la.ndim == n and la.size == ol.size):
-        la = broadcast_to(la, n, ol.shape_)
-    if not (lb.ndim == n and lb.size == ol.size):
-        lb = broadcast_to(lb, n, ol.shape_)
-    cdef int c[3]
-    cdef int stored[3]
-    c[:] = [code, code, rc]
-    stored[:] = [ca, cb, rc]
-    run_n(binary_kernel(op, code), (sa, sb, o), (la, lb, ol), c, ol, False, stored)
-    return o, ol, rc
+    cdef PyObject* ls[2]
+    cdef char* data[2]
+    cdef int stored[2]
+    cdef int codes[2]
+    cdef int64_t strides[2 * MAXDIM]
+    cdef double complex scalars[2]
+    cdef Operand ops[3]
+    ls[0] = <PyObject*>la
+    ls[1] = <PyObject*>lb
+    data[0] = pa
+    data[1] = pb
+    stored[0] = ca
+    stored[1] = cb
+    codes[0] = code
+    codes[1] = code
+    _spread_inputs(2, ls, data, stored, codes, out, strides, ops, scalars)
+    cdef Storage o = _fresh(out, 2, strides, rc, device, &ops[2])
+    run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True)
+    return o
+
+
+cdef Storage binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb,
+                    Fresh* out):
+    """Apply binary op ``op`` with promotion and broadcasting; return the buffer of a fresh
+    result laid out as ``out`` says."""
+    check_devices(op, sa, sb)
+    return _binary(op, la, sa.data + la.offset * ITEMSIZE[ca], ca,
+                   lb, sb.data + lb.offset * ITEMSIZE[cb], cb, sa.device, out)
+
+
+cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
+                           bint reflected, Fresh* out):
+    """``op(a, value)`` (``op(value, a)`` when ``reflected``) for a Python scalar ``value``.
+
+    The scalar is weak: it takes the dtype ``SCALAR_CODE`` gives beside ``a``'s, and is
+    written once, in the dtype the kernel reads (a Python int is range-checked against that
+    dtype, as NumPy does: ``int8 / 255`` computes in float64), to the stack, where the kernel
+    reads it as a stride-0 operand.
+    """
+    cdef int kind = scalar_kind(value)
+    if kind < 0:
+        raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
+                        f"{type(value).__name__}")
+    cdef int sc = SCALAR_CODE[ca][kind]
+    cdef int code = binary_code(op, sc, ca) if reflected else binary_code(op, ca, sc)
+    cdef double complex v
+    write_scalar(<char*>&v, code, value)
+    cdef char* pa = sa.data + la.offset * ITEMSIZE[ca]
+    if reflected:
+        return _binary(op, SCALAR, <char*>&v, code, la, pa, ca, sa.device, out)
+    return _binary(op, la, pa, ca, SCALAR, <char*>&v, code, sa.device, out)
 
 
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
                  Storage sy, Layout ly, int cy):
-    """``x`` where ``cond`` else ``y``, broadcast together; return a fresh result."""
+    """``x`` where ``cond`` else ``y``, broadcast together; return ``(storage, layout,
+    code)`` of a fresh result in the inputs' memory order."""
     if cc != 0:
         raise TypeError(f"where's condition must be bool, not {_dtypes.DTYPES[cc]}")
     if not (sc.device == sx.device == sy.device):
         raise ValueError("where: operands on different devices")
     cdef int code = PROMOTE[cx][cy]
-    cdef int64_t shape[MAXDIM]
-    cdef int n = broadcast_shapes([lc, lx, ly], shape)
-    cdef Layout ol = contiguous(n, shape)
-    cdef Storage o = allocate(ol, code, sx.device)
-    lc = broadcast_to(lc, n, shape)
-    lx = broadcast_to(lx, n, shape)
-    ly = broadcast_to(ly, n, shape)
-    cdef int c[4]
-    cdef int stored[4]
-    c[:] = [0, code, code, code]
-    stored[:] = [0, cx, cy, code]
-    run_n(where_kernel(code), (sc, sx, sy, o), (lc, lx, ly, ol), c, ol, False, stored)
-    return o, ol, code
+    cdef PyObject* ls[3]
+    cdef char* data[3]
+    cdef int stored[3]
+    cdef int codes[3]
+    cdef int64_t strides[3 * MAXDIM]
+    cdef double complex scalars[3]
+    cdef Operand ops[4]
+    cdef Fresh out
+    ls[0] = <PyObject*>lc
+    ls[1] = <PyObject*>lx
+    ls[2] = <PyObject*>ly
+    data[0] = sc.data + lc.offset
+    data[1] = sx.data + lx.offset * ITEMSIZE[cx]
+    data[2] = sy.data + ly.offset * ITEMSIZE[cy]
+    stored[:] = [0, cx, cy]
+    codes[:] = [0, code, code]
+    _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars)
+    cdef Storage o = _fresh(&out, 3, strides, code, sx.device, &ops[3])
+    run_n(where_kernel(code), 4, ops, out.ndim, out.shape, out.size, False, True)
+    return o, new_layout(out.ndim, out.shape, out.strides, 0), code
 
 
 cdef Layout _spread(Layout l, Layout over, tuple axes):
@@ -481,12 +630,11 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     if l.size == 0:
         return o, ol, acc
     cdef Layout spread = _spread(l, ol, axes)
-    cdef int c[2]
-    cdef int stored[2]
-    c[:] = [acc, acc]
-    stored[:] = [code, acc]
-    run_n(fn, (s, o), (l, spread), c, spread, True, stored, fold_init_kernel(op, acc), ol.size,
-          fn)
+    cdef Operand ops[2]
+    ops[0] = operand(s, l, code, acc)
+    ops[1] = operand(o, spread, acc, acc)
+    run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False,
+          fold_init_kernel(op, acc), ol.size, fn)
     return o, ol, acc
 
 
@@ -507,9 +655,11 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
         return o, ol, code
     cdef Layout spread = _spread(l, ol, axes)
     cdef Layout centre = _spread(l, cl, axes)
-    cdef int c[3]
-    c[:] = [code, code, code]
-    run_n(fn, (s, cs, o), (l, centre, spread), c, spread, True, NULL,
+    cdef Operand ops[3]
+    ops[0] = operand(s, l, code, code)
+    ops[1] = operand(cs, centre, code, code)
+    ops[2] = operand(o, spread, code, code)
+    run_n(fn, 3, ops, spread.ndim, spread.shape_, spread.size, True, False,
           fold_init_kernel(FOLD_SUM, code), ol.size, fold_kernel(FOLD_SUM, code))
     return o, ol, code
 
@@ -583,9 +733,9 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     cdef Layout prev = _along(ol, axis, 0, m - 1)
     cdef Layout rest = _along(ol, axis, 1, m - 1)
     cdef Layout xin = _along(l, axis, 0 if include_initial else 1, m - 1)
-    cdef int c[3]
-    cdef int stored[3]
-    c[:] = [acc, acc, acc]
-    stored[:] = [acc, code, acc]
-    run_n(binary_kernel(op, acc), (o, s, o), (prev, xin, rest), c, rest, True, stored)
+    cdef Operand ops[3]
+    ops[0] = operand(o, prev, acc, acc)
+    ops[1] = operand(s, xin, code, acc)
+    ops[2] = operand(o, rest, acc, acc)
+    run_n(binary_kernel(op, acc), 3, ops, rest.ndim, rest.shape_, rest.size, True)
     return o, ol, acc

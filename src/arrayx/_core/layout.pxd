@@ -32,10 +32,16 @@ cdef Layout permute(Layout a, object axes)
 cdef Layout expand_dims(Layout a, object axes)
 cdef Layout squeeze(Layout a, object axes)
 cdef Layout broadcast_to(Layout a, int ndim, const int64_t* shape)
+cdef int broadcast_strides(Layout a, int ndim, const int64_t* shape, int64_t* out) except -1
 cdef Layout flip(Layout a, object axes)
 cdef Layout reshape(Layout a, int ndim, const int64_t* shape)
 cdef Layout basic_index(Layout a, object key)
 cdef Layout slice_first(Layout a, object key)
+cdef bint merge_shape(Layout a, int ndim, int64_t* out) noexcept
 cdef int broadcast_shapes(list layouts, int64_t* out) except -1
 
-cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept nogil
+cdef void sort_axes(int nop, int ndim, const int64_t* strides, int* perm) noexcept nogil
+cdef int64_t fresh_strides(int nin, int ndim, const int64_t* shape, const int64_t* strides,
+                           int64_t* out) except -1
+cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides,
+                  bint order) noexcept nogil

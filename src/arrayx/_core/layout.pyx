@@ -364,32 +364,52 @@ cdef Layout squeeze(Layout a, object axes):
     return L
 
 
-cdef Layout broadcast_to(Layout a, int ndim, const int64_t* shape):
-    """The layout broadcast to ``shape`` (stride 0 on new and stretched axes)."""
+cdef int broadcast_strides(Layout a, int ndim, const int64_t* shape,
+                           int64_t* out) except -1:
+    """The strides of ``a`` broadcast to ``shape`` into ``out`` (stride 0 on new and stretched
+    axes); ValueError when the shapes do not broadcast."""
     if ndim < a.ndim:
         raise ValueError(
             f"cannot broadcast shape {a.shape} to {_tuple(ndim, shape)}: fewer dimensions")
-    cdef Layout L = _alloc(ndim)
     cdef int lead = ndim - a.ndim
     cdef int i
     for i in range(ndim):
-        L.shape_[i] = shape[i]
         if i < lead:
-            L.strides_[i] = 0
+            out[i] = 0
         elif a.shape_[i - lead] == shape[i]:
-            L.strides_[i] = a.strides_[i - lead]
+            out[i] = a.strides_[i - lead]
         elif a.shape_[i - lead] == 1:
-            L.strides_[i] = 0
+            out[i] = 0
         else:
             raise ValueError(f"cannot broadcast shape {a.shape} to {_tuple(ndim, shape)}")
-    L.offset = a.offset
-    L.size = _size_of(ndim, shape)
-    _set_flags(L)
-    return L
+    return 0
+
+
+cdef Layout broadcast_to(Layout a, int ndim, const int64_t* shape):
+    """The layout broadcast to ``shape`` (stride 0 on new and stretched axes)."""
+    cdef int64_t st[MAXDIM]
+    broadcast_strides(a, ndim, shape, st)
+    return new_layout(ndim, shape, st, a.offset)
 
 
 cdef tuple _tuple(int n, const int64_t* v):
     return tuple([v[i] for i in range(n)])
+
+
+cdef bint merge_shape(Layout a, int ndim, int64_t* out) noexcept:
+    """Broadcast ``out`` (``ndim`` >= ``a.ndim`` dimensions) with ``a``'s shape, in place;
+    False when they do not broadcast."""
+    cdef int i, k
+    cdef int64_t d
+    for i in range(a.ndim):
+        k = ndim - a.ndim + i
+        d = a.shape_[i]
+        if d != 1:
+            if out[k] == 1:
+                out[k] = d
+            elif out[k] != d:
+                return False
+    return True
 
 
 cdef int broadcast_shapes(list layouts, int64_t* out) except -1:
@@ -398,21 +418,13 @@ cdef int broadcast_shapes(list layouts, int64_t* out) except -1:
     cdef Layout L
     for L in layouts:
         n = max(n, L.ndim)
-    cdef int i, k
-    cdef int64_t d
+    cdef int i
     for i in range(n):
         out[i] = 1
     for L in layouts:
-        for i in range(L.ndim):
-            k = n - L.ndim + i
-            d = L.shape_[i]
-            if d != 1:
-                if out[k] == 1:
-                    out[k] = d
-                elif out[k] != d:
-                    raise ValueError(
-                        "shapes " + ", ".join(str(M.shape) for M in layouts)
-                        + " cannot be broadcast together")
+        if not merge_shape(L, n, out):
+            raise ValueError("shapes " + ", ".join(str(M.shape) for M in layouts)
+                             + " cannot be broadcast together")
     return n
 
 
@@ -500,15 +512,23 @@ cdef inline int64_t _slice_axis(Layout a, int axis, object key, int64_t* shape,
 
 
 cdef Layout slice_first(Layout a, object key):
-    """The view selected by one slice along the first axis (``x[1:5]``: the common key)."""
+    """The view selected by one slice along the first axis (``x[1:5]``: the common key).
+
+    The fast path of ``basic_index``: the other axes are copied as they are, and the size
+    follows from the parent's without a pass over the shape.
+    """
     if a.ndim == 0:
         return basic_index(a, (key,))
-    cdef int64_t shape[MAXDIM]
-    cdef int64_t st[MAXDIM]
-    memcpy(shape, a.shape_, a.ndim * sizeof(int64_t))
-    memcpy(st, a.strides_, a.ndim * sizeof(int64_t))
-    cdef int64_t offset = a.offset + _slice_axis(a, 0, key, shape, st)
-    return new_layout(a.ndim, shape, st, offset)
+    cdef int i, n = a.ndim
+    cdef int64_t first = a.shape_[0]
+    cdef Layout L = _alloc(n)
+    for i in range(n):
+        L.shape_[i] = a.shape_[i]
+        L.strides_[i] = a.strides_[i]
+    L.offset = a.offset + _slice_axis(a, 0, key, L.shape_, L.strides_)
+    L.size = a.size // first * L.shape_[0] if first else 0
+    _set_flags(L)
+    return L
 
 
 cdef Layout basic_index(Layout a, object key):
@@ -590,17 +610,125 @@ cdef Layout basic_index(Layout a, object key):
     return new_layout(n, shape, st, offset)
 
 
-cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept nogil:
+cdef inline int64_t _abs(int64_t v) noexcept nogil:
+    return -v if v < 0 else v
+
+
+cdef void sort_axes(int nop, int ndim, const int64_t* strides, int* perm) noexcept nogil:
+    """The axes of an iteration ordered by stride, innermost first, into ``perm``.
+
+    ``strides`` holds ``nop`` rows of ``ndim`` element strides. As NumPy's iterator
+    (``npyiter_find_best_axis_ordering``), an insertion sort moves an axis inside another when
+    every operand with a non-zero stride on both says it runs with the smaller stride; a
+    stride of 0 says nothing, and where operands disagree C order stays.
+    """
+    cdef int i0, i1, ipos, j0, j1, k
+    cdef int64_t s0, s1
+    cdef bint ambiguous, swap
+    for i0 in range(ndim):
+        perm[i0] = ndim - 1 - i0
+    for i0 in range(1, ndim):
+        ipos = i0
+        j0 = perm[i0]
+        i1 = i0 - 1
+        while i1 >= 0:
+            ambiguous = True
+            swap = False
+            j1 = perm[i1]
+            for k in range(nop):
+                s0 = strides[k * ndim + j0]
+                s1 = strides[k * ndim + j1]
+                if s0 != 0 and s1 != 0:
+                    if _abs(s1) <= _abs(s0):
+                        swap = False
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if not ambiguous:
+                if not swap:
+                    break
+                ipos = i1
+            i1 -= 1
+        if ipos != i0:
+            i1 = i0
+            while i1 > ipos:
+                perm[i1] = perm[i1 - 1]
+                i1 -= 1
+            perm[ipos] = j0
+
+
+cdef int64_t fresh_strides(int nin, int ndim, const int64_t* shape, const int64_t* strides,
+                           int64_t* out) except -1:
+    """The strides of a fresh array of ``shape`` laid out in its inputs' memory order
+    (NumPy's order ``K``), into ``out``; returns its element count.
+
+    ``strides`` holds the ``nin`` inputs' strides over ``shape`` (rows of ``ndim``); with no
+    input, or inputs whose strides fix no order, the result is C-ordered. ValueError when the
+    array would be too big (as ``contiguous``).
+    """
+    cdef int perm[MAXDIM]
+    cdef int i, d
+    cdef int64_t size = _size_of(ndim, shape)
+    cdef int64_t s = 1
+    for i in range(ndim):
+        if shape[i] and s > MAX_ELEMENTS // shape[i]:
+            raise ValueError("array is too big: its strides in bytes overflow 64 bits")
+        s *= shape[i] if shape[i] else 1
+    sort_axes(nin, ndim, strides, perm)
+    s = 1
+    for i in range(ndim):
+        d = perm[i]
+        out[d] = s
+        s *= shape[d] if shape[d] else 1
+    return size
+
+
+cdef inline void _order_axes(int nop, int ndim, int n, int64_t* shape, int64_t* strides,
+                             int* perm, int64_t* tmp) noexcept nogil:
+    """Permute the first ``n`` axes (rows ``ndim`` long) outermost to innermost by stride."""
+    cdef int i, k, d
+    cdef int64_t dims[MAXDIM]
+    for k in range(nop):
+        for i in range(n):
+            tmp[k * n + i] = strides[k * ndim + i]
+    sort_axes(nop, n, tmp, perm)
+    for i in range(n):
+        dims[i] = shape[i]
+    for i in range(n):
+        d = perm[n - 1 - i]
+        shape[i] = dims[d]
+        for k in range(nop):
+            strides[k * ndim + i] = tmp[k * n + d]
+
+
+cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides,
+                  bint order) noexcept nogil:
     """Reduce an iteration over ``nop`` operands of one shape to the fewest dimensions.
 
-    ``strides`` holds ``nop`` (at most ``MAX_COALESCE_OPERANDS``) rows of ``ndim`` element strides; both arrays are rewritten in
-    place. Unit axes are dropped, then neighbours merge where, for every operand,
-    ``stride[i] == stride[i + 1] * shape[i + 1]``. The result has at least two dimensions
-    (leading unit axes of stride 0 are added) so a 2-D kernel can take it; the new
-    dimension count is returned. An empty shape comes back as one zero-length axis. Both
-    arrays need room for ``max(ndim, 2)`` dimensions.
+    ``strides`` holds ``nop`` (at most ``MAX_COALESCE_OPERANDS``) rows of ``ndim`` element
+    strides; both arrays are rewritten in place. Unit axes are dropped; with ``order`` (an
+    iteration whose visiting order does not matter) the rest are ordered by stride
+    (``sort_axes``), so transposed and Fortran-ordered operands are read with the grain;
+    then neighbours merge where, for every operand, ``stride[i] == stride[i + 1] *
+    shape[i + 1]``. The result has at least two dimensions (leading unit axes of stride 0 are
+    added) so a 2-D kernel can take it; the new dimension count is returned. An empty shape
+    comes back as one zero-length axis. Both arrays need room for ``max(ndim, 2)``
+    dimensions.
     """
     cdef int i, k, n = 0
+    cdef int perm[MAXDIM]
+    cdef int64_t tmp[MAX_COALESCE_OPERANDS * MAXDIM]
+    if ndim == 1 and shape[0] != 0:
+        # One axis (the common small case): only the leading unit axis to add, rows from
+        # the last down so none is overwritten before it is read.
+        k = nop - 1
+        while k >= 0:
+            strides[2 * k + 1] = strides[k]
+            strides[2 * k] = 0
+            k -= 1
+        shape[1] = shape[0]
+        shape[0] = 1
+        return 2
     for i in range(ndim):
         if shape[i] == 0:
             shape[0] = 1
@@ -616,6 +744,8 @@ cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept 
             for k in range(nop):
                 strides[k * ndim + n] = strides[k * ndim + i]
             n += 1
+    if order and n > 1:
+        _order_axes(nop, ndim, n, shape, strides, perm, tmp)
     # Merge neighbours, right to left, into positions [m, n).
     cdef int m = n
     cdef bint ok
@@ -639,7 +769,6 @@ cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept 
     cdef int out_n = n - m
     cdef int pad = 2 - out_n if out_n < 2 else 0
     cdef int total = out_n + pad
-    cdef int64_t tmp[MAX_COALESCE_OPERANDS * MAXDIM]
     # Re-pack to rows of length ``total`` (through ``tmp``: rows may grow by the padding).
     for k in range(nop):
         for i in range(out_n):
@@ -652,3 +781,4 @@ cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides) noexcept 
     for i in range(pad):
         shape[i] = 1
     return total
+

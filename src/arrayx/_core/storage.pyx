@@ -14,6 +14,7 @@ Built with ``-DAX_EXACT_ALLOC`` (the sanitizer build, ``tools/sanitize.sh``), a 
 exactly ``nbytes`` long (``posix_memalign``, still 64-byte aligned, no slack and no huge-page
 advice), so AddressSanitizer reports an overrun of even one byte past the end.
 """
+cimport cython
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
@@ -106,6 +107,8 @@ def cached_bytes() -> int:
 REUSE = not AX_EXACT_ALLOC_ON
 
 
+# Every fresh result makes a Storage: a free list spares the allocator.
+@cython.freelist(64)
 cdef class Storage:
     """A device-tagged buffer of ``nbytes`` bytes."""
 
@@ -147,11 +150,15 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     cdef size_t offset
     raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(&n)
     cdef bint fresh = raw == NULL
-    if fresh:
+    if fresh and n < HUGEPAGE_MIN:
+        # A small request is served from the allocator's free lists at once: releasing the
+        # GIL around it would cost more than the call.
+        raw = calloc(n, 1) if zero else malloc(n)
+    elif fresh:
         with nogil:
             raw = calloc(n, 1) if zero else malloc(n)
-        if raw == NULL:
-            raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
+    if raw == NULL:
+        raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
     s.raw = raw
     s.capacity = n
     s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))

@@ -243,8 +243,17 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cdef int64_t total = outer * n0 * n1
     if total == 0:
         return
-    cdef int64_t rows_per = n0, cols_per = n1
+    cdef char* ptrs[MAX_OPERANDS]
+    cdef int k
     cdef int threads = 1 if serial else threads_now()
+    if ndim == 2 and casts == NULL and (threads == 1 or total < PARALLEL_MIN) \
+            and not needs_tiles(nop, ndim, shape, strides):
+        # One block on this thread: the strides are already the kernel's rows.
+        for k in range(nop):
+            ptrs[k] = base[k]
+        fn(ptrs, strides, n0, n1)
+        return
+    cdef int64_t rows_per = n0, cols_per = n1
     if threads > 1 and total >= PARALLEL_MIN:
         # Row blocks are multiples of the tiles transposed operands are walked in.
         if n1 >= BLOCK:
