@@ -131,8 +131,13 @@ def _reconstruct(bytes data, tuple shape, str dtype) -> Array:
     return out
 
 
-# Every operation makes an Array: a free list spares the allocator.
+# Every operation makes an Array: a free list spares the allocator. An Array refers only to
+# its Storage, Layout and dtype, none of which can come to refer back to it (a Storage's owner
+# is fixed when it is made, before any Array of it), so it takes no part in reference cycles
+# and stays out of the cycle collector: no tracking on each creation and deletion, and no
+# collections triggered by the arrays a loop makes (about 8 ns of a 100 ns view).
 @cython.freelist(64)
+@cython.no_gc
 cdef class Array:
     """An n-dimensional array of one of the standard's 13 dtypes, on one device.
 
