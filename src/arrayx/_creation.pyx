@@ -6,9 +6,8 @@ from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array,
 from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
 )
-from arrayx._engine cimport ITEMSIZE, copy_cast, write_scalar
-from arrayx._kernels.cpu.kernels cimport (
-    int_progression_kernel, progression_kernel, zero_triangle,
+from arrayx._engine cimport (
+    ITEMSIZE, copy_cast, int_progression, progression, write_scalar, zero_triangle,
 )
 
 import operator
@@ -545,14 +544,14 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
             -(1 << 63) <= step < (1 << 63):
         i0 = start
         i1 = step
-        int_progression_kernel(code)(out._storage.data, n, i0, i1)
+        int_progression(out._storage, code, n, i0, i1)
     elif code == 0 and n > 0:
         if n > 2 or (n == 2 and bool(start) == bool(start + step)):
             raise ValueError("arange of more than two distinct values cannot be bool")
-        int_progression_kernel(code)(out._storage.data, n, 1 if start else 0,
-                                     0 if bool(start) == bool(start + step) else 1)
+        int_progression(out._storage, code, n, 1 if start else 0,
+                        0 if bool(start) == bool(start + step) else 1)
     else:
-        progression_kernel(code)(out._storage.data, n, <double>start, 0.0, <double>step, 0.0)
+        progression(out._storage, code, n, <double>start, <double>step)
     return out
 
 
@@ -613,7 +612,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     s = complex(start)
     div = (num - 1) if endpoint else num
     step = (complex(stop) - s) / div if div > 0 else 0j
-    progression_kernel(code)(out._storage.data, num, s.real, s.imag, step.real, step.imag)
+    progression(out._storage, code, num, s, step)
     if endpoint and num > 1:
         write_scalar(out._storage.data + (<int64_t>num - 1) * ITEMSIZE[code], code,
                      stop if code >= 11 else float(stop.real if is_complex else stop))
@@ -677,10 +676,9 @@ def _triangle(x, k, bint keep_lower, str name) -> Array:
     cdef Array out = contiguous_copy(a, a._code)
     cdef int64_t rows = a._layout.shape_[a._layout.ndim - 2]
     cdef int64_t cols = a._layout.shape_[a._layout.ndim - 1]
-    cdef int64_t batch = a._layout.size // (rows * cols) if rows * cols else 0
     cdef int64_t kk = max(-rows - 1, min(cols + 1, k)) if -rows - 1 <= k <= cols + 1 else (
         -rows - 1 if k < 0 else cols + 1)
-    zero_triangle(out._storage.data, batch, rows, cols, kk, keep_lower, ITEMSIZE[a._code])
+    zero_triangle(out._storage, out._layout, out._code, kk, keep_lower)
     return out
 
 

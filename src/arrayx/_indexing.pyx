@@ -6,14 +6,14 @@ index arrays (masks turned into their nonzero positions) broadcast together and 
 offsets along their axes; the result's advanced axes go where the index arrays stood when they
 are adjacent, and first otherwise. Every index is checked before anything is read or written.
 """
-from libc.stdint cimport INT64_MAX, int64_t, uint8_t
+from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
-from arrayx._engine cimport ITEMSIZE
-from arrayx._kernels.cpu.iterate cimport take as parallel_take
-from arrayx._kernels.cpu.dispatch cimport gather_blocks_kernel, scatter_blocks_kernel
-from arrayx._kernels.cpu.kernels cimport compress_rows, count_true, expand_rows
+from arrayx._engine cimport (
+    compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
+)
+from arrayx._engine cimport take as engine_take
 
 import numpy as np
 
@@ -214,10 +214,6 @@ cdef Array _leading_mask(Array a, object key):
     return m if m._layout.c_contiguous else contiguous_copy(m, 0)
 
 
-cdef inline const uint8_t* _mask_bytes(Array m) noexcept nogil:
-    return <const uint8_t*>m._storage.data + m._layout.offset
-
-
 cdef Array _compress(Array a, Array m):
     """``a[m]`` for a leading mask: the selected rows packed in one pass."""
     cdef int k = m._layout.ndim
@@ -228,17 +224,12 @@ cdef Array _compress(Array a, Array m):
     for i in range(k, a._layout.ndim):
         shape[i - k + 1] = a._layout.shape_[i]
         row *= a._layout.shape_[i]
-    cdef int64_t count
-    with nogil:
-        count = count_true(_mask_bytes(m), n)
+    cdef int64_t count = count_true(m._storage, m._layout)
     # One row more than selected: the branch-free kernel stores past the last selected row.
     shape[0] = count + 1
     cdef int nd = a._layout.ndim - k + 1
     cdef Array out = new_array(contiguous(nd, shape), a._code, a._storage.device)
-    cdef int64_t isz = ITEMSIZE[a._code]
-    cdef const char* src = a._storage.data + a._layout.offset * isz
-    with nogil:
-        compress_rows(src, _mask_bytes(m), n, row * isz, out._storage.data)
+    compress_rows(a._storage, a._layout, a._code, m._storage, m._layout, row, out._storage)
     shape[0] = count
     return wrap(out._storage, contiguous(nd, shape), a._code)
 
@@ -261,9 +252,7 @@ def getitem(Array a, key) -> Array:
     cdef int64_t nb = o._layout.size
     cdef int rnd = len(rest)
     if out._layout.size:
-        with nogil:
-            gather_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
-                                          rshape, rstrides, out._storage.data)
+        gather_blocks(a._storage, a._code, o._storage, nb, rnd, rshape, rstrides, out._storage)
     order = _final_order(len(bshape), rest, positions, adjacent)
     return out if order is None else permute_dims(out, order)
 
@@ -289,20 +278,16 @@ cdef int _expand(Array a, Array m, Array v) except -1:
     cdef int k = m._layout.ndim
     cdef int64_t n = m._layout.size
     rest = a.shape[k:]
-    cdef int64_t count
-    with nogil:
-        count = count_true(_mask_bytes(m), n)
+    cdef int64_t count = count_true(m._storage, m._layout)
     v = broadcast_to(v, (count,) + rest)
-    cdef int64_t step = 0 if count < 2 or v._layout.strides_[0] == 0 else 1
-    v = contiguous_copy(v[0] if step == 0 and count else v, a._code)
-    cdef int64_t isz = ITEMSIZE[a._code]
-    cdef int64_t row_bytes = isz
+    cdef bint repeat = count < 2 or v._layout.strides_[0] == 0
+    v = contiguous_copy(v[0] if repeat and count else v, a._code)
+    cdef int64_t row = 1
     for d in rest:
-        row_bytes *= d
-    cdef char* dst = a._storage.data + a._layout.offset * isz
+        row *= d
     if v._layout.size:
-        with nogil:
-            expand_rows(dst, _mask_bytes(m), n, row_bytes, v._storage.data, step * row_bytes)
+        expand_rows(a._storage, a._layout, a._code, m._storage, m._layout, row, v._storage,
+                    repeat)
     return 0
 
 
@@ -328,9 +313,7 @@ def setitem(Array a, key, value) -> None:
     cdef int64_t nb = o._layout.size
     cdef int rnd = len(rest)
     if v._layout.size:
-        with nogil:
-            scatter_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
-                                           rshape, rstrides, v._storage.data)
+        scatter_blocks(a._storage, a._code, o._storage, nb, rnd, rshape, rstrides, v._storage)
 
 
 def take(x, indices, /, *, axis=None) -> Array:
@@ -390,15 +373,11 @@ cdef Array _take_1d(Array a, Array indices):
         idx = contiguous_copy(idx, 4)
     cdef int64_t m = idx._layout.size
     cdef Array out = new_array(contiguous(1, &m), a._code, a._storage.device)
-    cdef int isz = ITEMSIZE[a._code]
-    cdef const char* src = a._storage.data + a._layout.offset * isz
-    cdef const int64_t* ip = <const int64_t*>idx._storage.data + idx._layout.offset
-    cdef int64_t n = a._layout.shape_[0]
-    cdef int64_t bad
-    with nogil:
-        bad = parallel_take(src, n, a._layout.strides_[0], ip, m, out._storage.data, isz)
+    cdef int64_t bad = engine_take(a._storage, a._layout, a._code, idx._storage, idx._layout,
+                                   out._storage)
     if bad >= 0:
-        raise IndexError(f"index {ip[bad]} is out of bounds for axis 0 with size {n}")
+        raise IndexError(f"index {int(idx[bad])} is out of bounds for axis 0 with size "
+                         f"{a._layout.shape_[0]}")
     return out
 
 

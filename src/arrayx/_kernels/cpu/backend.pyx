@@ -1,0 +1,310 @@
+"""The CPU backend: sorts, searches, set runs, gathers and scatters, fills and matrix products.
+
+Each function takes raw pointers, counts and dtype codes and runs without the GIL; the engine
+(``arrayx._engine``) checks the operands, allocates, and picks this backend for CPU storage.
+Elementwise passes, folds and scans go through the strided driver (``iterate``) instead.
+
+Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS SciPy ships.
+Their addresses are read from ``scipy.linalg.cython_blas`` at the first product
+(``load_blas``), so that importing arrayx does not import SciPy.
+"""
+from cpython.pycapsule cimport PyCapsule_GetName, PyCapsule_GetPointer
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint8_t
+
+from arrayx._kernels.cpu cimport dispatch
+from arrayx._kernels.cpu cimport iterate
+from arrayx._kernels.cpu cimport kernels as K
+from arrayx._kernels.plans cimport (
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GRAM, Mat, MatmulPlan,
+)
+
+cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
+    ctypedef void (*matmul_fn)(const char* a, int64_t as0, int64_t as1, const char* b,
+                               int64_t bs0, char* c, int64_t m, int64_t n, int64_t k)
+    matmul_fn matmul_kernel(int code)
+    ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
+    mirror_fn mirror_kernel(int code)
+
+cdef enum:
+    FLOAT32 = 9
+    FLOAT64 = 10
+    COMPLEX64 = 11
+    COMPLEX128 = 12
+
+# Below this many multiply-adds in all the blocked kernel runs on one thread.
+cdef int64_t PARALLEL_MIN_WORK = 1 << 20
+
+
+cdef void sort_rows(int code, char* data, int64_t rows, int64_t n, bint desc,
+                    bint stable) noexcept nogil:
+    K.sort_kernel(code)(data, rows, n, desc, stable)
+
+
+cdef void argsort_rows(int code, const char* data, int64_t* out, int64_t rows, int64_t n,
+                       bint desc, bint stable) noexcept nogil:
+    K.argsort_kernel(code)(data, out, rows, n, desc, stable)
+
+
+cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
+                      int64_t n, bint want_max) noexcept nogil:
+    """The first position of each row's extreme; one row is searched in ranges in parallel."""
+    cdef K.argextreme_fn fn = dispatch.argextreme_kernel(code)
+    if rows == 1:
+        out[0] = iterate.arg_extreme(fn, data, n, itemsize, want_max)
+    else:
+        fn(data, out, rows, n, want_max)
+
+
+cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept nogil:
+    """The first position of ``idx[:m]`` whose value is outside ``[0, n)``, or -1."""
+    cdef int64_t i
+    for i in range(m):
+        if not 0 <= idx[i] < n:
+            return i
+    return -1
+
+
+cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
+                       const char* values, int64_t m, bint right, int64_t* out) noexcept nogil:
+    K.searchsorted_kernel(code)(sorted, n, sorter, values, m, right, out)
+
+
+cdef int64_t run_starts(int code, const char* sorted, int64_t n,
+                        int64_t* starts) noexcept nogil:
+    return K.run_starts_kernel(code)(sorted, n, starts)
+
+
+cdef void run_lengths(const int64_t* starts, int64_t groups, int64_t n,
+                      int64_t* counts) noexcept nogil:
+    """The length of each of the ``groups`` runs starting at ``starts`` among ``n`` elements."""
+    cdef int64_t k
+    for k in range(groups):
+        counts[k] = (starts[k + 1] if k + 1 < groups else n) - starts[k]
+
+
+cdef void run_labels(const int64_t* order, const int64_t* starts, int64_t groups, int64_t n,
+                     int64_t* labels) noexcept nogil:
+    """For each element, the index of its run, through the sorting permutation ``order``."""
+    cdef int64_t k, i, end
+    for k in range(groups):
+        end = starts[k + 1] if k + 1 < groups else n
+        for i in range(starts[k], end):
+            labels[order[i]] = k
+
+
+cdef void isin(int code, const char* sorted, int64_t n, const char* values, int64_t m,
+               bint invert, char* out) noexcept nogil:
+    K.isin_kernel(code)(sorted, n, values, m, invert, out)
+
+
+cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
+                            int64_t** out) noexcept nogil:
+    K.nonzero_positions(mask, ndim, shape, out)
+
+
+cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,
+                 char* out) noexcept nogil:
+    K.gather_kernel(code)(src, idx, m, out)
+
+
+cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                  char* out, int itemsize) noexcept nogil:
+    return iterate.take(src, n, stride, idx, m, out, itemsize)
+
+
+cdef void gather_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                        const int64_t* rshape, const int64_t* rstrides,
+                        char* flat) noexcept nogil:
+    dispatch.gather_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+
+
+cdef void scatter_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                         const int64_t* rshape, const int64_t* rstrides,
+                         char* flat) noexcept nogil:
+    dispatch.scatter_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+
+
+cdef int64_t count_true(const uint8_t* mask, int64_t n) noexcept nogil:
+    return K.count_true(mask, n)
+
+
+cdef void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                        char* dst) noexcept nogil:
+    K.compress_rows(src, mask, n, row_bytes, dst)
+
+
+cdef void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                      const char* src, int64_t src_step) noexcept nogil:
+    K.expand_rows(dst, mask, n, row_bytes, src, src_step)
+
+
+cdef void progression(int code, char* p, int64_t n, double start_re, double start_im,
+                      double step_re, double step_im) noexcept nogil:
+    K.progression_kernel(code)(p, n, start_re, start_im, step_re, step_im)
+
+
+cdef void int_progression(int code, char* p, int64_t n, int64_t start,
+                          int64_t step) noexcept nogil:
+    K.int_progression_kernel(code)(p, n, start, step)
+
+
+cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
+                        bint keep_lower, int64_t itemsize) noexcept nogil:
+    K.zero_triangle(p, batch, rows, cols, k, keep_lower, itemsize)
+
+
+# BLAS, through the addresses SciPy exports (one signature per routine, any of four dtypes).
+ctypedef void (*gemm_fn)(char* ta, char* tb, int* m, int* n, int* k, void* alpha, void* a,
+                         int* lda, void* b, int* ldb, void* beta, void* c,
+                         int* ldc) noexcept nogil
+ctypedef void (*syrk_fn)(char* uplo, char* trans, int* n, int* k, void* alpha, void* a,
+                         int* lda, void* beta, void* c, int* ldc) noexcept nogil
+ctypedef float (*sdot_fn)(int* n, void* x, int* incx, void* y, int* incy) noexcept nogil
+ctypedef double (*ddot_fn)(int* n, void* x, int* incx, void* y, int* incy) noexcept nogil
+ctypedef float complex (*cdot_fn)(int* n, void* x, int* incx, void* y,
+                                  int* incy) noexcept nogil
+ctypedef double complex (*zdot_fn)(int* n, void* x, int* incx, void* y,
+                                   int* incy) noexcept nogil
+
+cdef gemm_fn GEMM[4]
+cdef syrk_fn SYRK[4]
+cdef sdot_fn SDOT
+cdef ddot_fn DDOT
+cdef cdot_fn CDOT
+cdef zdot_fn ZDOT
+cdef bint blas_loaded = False
+
+
+cdef void* _address(dict capi, str name) except NULL:
+    capsule = capi[name]
+    return PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule))
+
+
+cdef int load_blas() except -1:
+    """Read the BLAS routines' addresses from SciPy, once."""
+    global SDOT, DDOT, CDOT, ZDOT, blas_loaded
+    if blas_loaded:
+        return 0
+    from scipy.linalg import cython_blas
+    cdef dict capi = cython_blas.__pyx_capi__
+    cdef int i
+    for i, prefix in enumerate("sdcz"):
+        GEMM[i] = <gemm_fn>_address(capi, prefix + "gemm")
+        SYRK[i] = <syrk_fn>_address(capi, prefix + "syrk")
+    SDOT = <sdot_fn>_address(capi, "sdot")
+    DDOT = <ddot_fn>_address(capi, "ddot")
+    CDOT = <cdot_fn>_address(capi, "cdotu")
+    ZDOT = <zdot_fn>_address(capi, "zdotu")
+    blas_loaded = True
+    return 0
+
+
+# gemm's and syrk's alpha (one) and beta (zero), by dtype (float32 ... complex128).
+cdef float ONE_S = 1, ZERO_S = 0
+cdef double ONE_D = 1, ZERO_D = 0
+cdef float complex ONE_C = 1, ZERO_C = 0
+cdef double complex ONE_Z = 1, ZERO_Z = 0
+cdef void* ONE[4]
+cdef void* ZERO[4]
+ONE[:] = [&ONE_S, &ONE_D, &ONE_C, &ONE_Z]
+ZERO[:] = [&ZERO_S, &ZERO_D, &ZERO_C, &ZERO_Z]
+
+
+cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda, char* b,
+               int ldb, char* c) noexcept nogil:
+    """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
+    cdef int t = code - FLOAT32
+    cdef int ldc = n if n > 1 else 1
+    GEMM[t](&tb, &ta, &n, &m, &k, ONE[t], b, &ldb, a, &lda, ZERO[t], c, &ldc)
+
+
+cdef void dot(int code, int k, char* a, int inca, char* b, int incb,
+              char* c) noexcept nogil:
+    """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
+    if code == FLOAT32:
+        (<float*>c)[0] = SDOT(&k, a, &inca, b, &incb)
+    elif code == FLOAT64:
+        (<double*>c)[0] = DDOT(&k, a, &inca, b, &incb)
+    elif code == COMPLEX64:
+        (<float complex*>c)[0] = CDOT(&k, a, &inca, b, &incb)
+    else:
+        (<double complex*>c)[0] = ZDOT(&k, a, &inca, b, &incb)
+
+
+cdef void syrk(int code, char trans, int n, int k, char* a, int lda, char* c) noexcept nogil:
+    """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
+    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
+    lower one of the row-major ``c``."""
+    cdef char uplo = b"U"
+    cdef int t = code - FLOAT32
+    cdef int ldc = n if n > 1 else 1
+    SYRK[t](&uplo, &trans, &n, &k, ONE[t], a, &lda, ZERO[t], c, &ldc)
+
+
+cdef inline void batch_offsets(int64_t u, MatmulPlan* p, int64_t* oa,
+                               int64_t* ob) noexcept nogil:
+    """The byte offsets of batch ``u``'s matrices in the two operands."""
+    cdef int i
+    cdef int64_t r
+    oa[0] = 0
+    ob[0] = 0
+    for i in range(p.nb - 1, -1, -1):
+        r = u % p.bshape[i]
+        u = u // p.bshape[i]
+        oa[0] += r * p.sa[i]
+        ob[0] += r * p.sb[i]
+
+
+cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
+    """The product ``p`` describes into the C-contiguous ``c`` (BLAS after ``load_blas``)."""
+    cdef int64_t u, oa, ob
+    cdef int isz = itemsize
+    cdef int64_t cstep = p.m * p.n * isz
+    if p.how == MATMUL_BLOCKED:
+        _run_blocked(matmul_kernel(code), isz, p, c)
+    elif p.how == MATMUL_DOT:
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            dot(code, <int>p.k, p.a.data + oa, <int>p.a.s1, p.b.data + ob, <int>p.b.s0,
+                c + u * isz)
+    elif p.how == MATMUL_GRAM:
+        # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
+        syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
+        mirror_kernel(code)(c, p.m, True)
+    else:
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            gemm(code, p.ta, p.tb, <int>p.m, <int>p.n, <int>p.k, p.a.data + oa, p.lda,
+                 p.b.data + ob, p.ldb, c + u * cstep)
+
+
+cdef void _run_blocked(matmul_fn fn, int isz, MatmulPlan* p, char* c) noexcept nogil:
+    """The blocked kernel over every batch, split in row chunks over threads when it pays."""
+    cdef int64_t chunks = 1, rows_per = p.m, units, u
+    cdef int threads = iterate.threads_now()
+    cdef int64_t work = p.batches * p.m * p.n * p.k
+    if threads > 1 and work >= PARALLEL_MIN_WORK and p.batches < threads:
+        chunks = min(p.m, <int64_t>threads * 4)
+        rows_per = (p.m + chunks - 1) // chunks
+        chunks = (p.m + rows_per - 1) // rows_per
+    units = p.batches * chunks
+    if threads <= 1 or work < PARALLEL_MIN_WORK or units < 2:
+        for u in range(units):
+            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+    else:
+        for u in prange(units, num_threads=threads, schedule="static"):
+            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+
+
+cdef inline void _blocked_unit(matmul_fn fn, int isz, MatmulPlan* p, char* c, int64_t u,
+                               int64_t chunks, int64_t rows_per) noexcept nogil:
+    cdef int64_t bi = u // chunks
+    cdef int64_t r0 = (u % chunks) * rows_per
+    cdef int64_t r1 = min(p.m, r0 + rows_per)
+    cdef int64_t oa, ob
+    if r0 >= r1:
+        return
+    batch_offsets(bi, p, &oa, &ob)
+    fn(p.a.data + oa + r0 * p.a.s0 * isz, p.a.s0, p.a.s1, p.b.data + ob, p.b.s0,
+       c + (bi * p.m + r0) * p.n * isz, r1 - r0, p.n, p.k)
