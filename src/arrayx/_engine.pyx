@@ -25,9 +25,9 @@ from arrayx._kernels.cpu.dispatch cimport (
     squared_deviations_kernel, total_kernel, unary_kernel, where_kernel,
 )
 from arrayx._kernels.cpu cimport backend as cpu
-from arrayx._kernels.cpu.kernels cimport (
-    FOLD_PROD, FOLD_SUM, fold_init_fn, loop2d_fn, scan_fn, total_fn,
-)
+from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
+from arrayx._kernels.dtype_codes cimport DT_BOOL
+from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 
 ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
 
@@ -721,7 +721,7 @@ cdef int nonzero(Storage mask, Layout l, list outs) except -1:
     cdef int d
     for d in range(l.ndim):
         ptrs[d] = <int64_t*>(<Storage>outs[d]).data
-    cdef const char* p = at(mask, l, C_BOOL)
+    cdef const char* p = at(mask, l, DT_BOOL)
     with nogil:
         cpu.nonzero_positions(p, l.ndim, l.shape_, ptrs)
     return 0
@@ -774,7 +774,7 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
 cdef int64_t count_true(Storage mask, Layout l) except -1:
     """How many elements of the C-contiguous bool ``l`` are true."""
     backend(mask)
-    cdef const uint8_t* p = <const uint8_t*>at(mask, l, C_BOOL)
+    cdef const uint8_t* p = <const uint8_t*>at(mask, l, DT_BOOL)
     cdef int64_t n = l.size, count
     with nogil:
         count = cpu.count_true(p, n)
@@ -787,7 +787,7 @@ cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
     true, packed into ``out``, which has room for one row more than selected."""
     backend(src)
     cdef const char* p = at(src, l, code)
-    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, C_BOOL)
+    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
     cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
     with nogil:
         cpu.compress_rows(p, mp, n, row_bytes, out.data)
@@ -800,7 +800,7 @@ cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, i
     ``ml`` is true (its one row over each of them with ``repeat``)."""
     backend(dst)
     cdef char* p = at(dst, l, code)
-    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, C_BOOL)
+    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
     cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
     cdef int64_t step = 0 if repeat else row_bytes
     with nogil:

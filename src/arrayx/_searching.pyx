@@ -6,6 +6,9 @@ from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._engine cimport arg_extreme, nonzero as engine_nonzero
 from arrayx._engine cimport searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+)
 
 from arrayx._manipulation import expand_dims, moveaxis, reshape
 from arrayx._statistical import sum as _sum
@@ -78,7 +81,7 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
     if not isinstance(x, Array):
         raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
     cdef Array a = <Array>x
-    if a._code == 0 or a._code >= 11:
+    if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
     if a._layout.size == 0:
         raise ValueError(f"{name} of an empty array has no position")
@@ -86,7 +89,7 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
         a, normalize_axis(axis, a._layout.ndim), -1)
     if not work._layout.c_contiguous:
         work = contiguous_copy(work, work._code)
-    cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), 4,
+    cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), DT_INT64,
                                a._storage.device)
     arg_extreme(work._storage, work._layout, work._code, out._storage, want_max)
     if keepdims:
@@ -236,11 +239,11 @@ def nonzero(x, /) -> tuple:
     cdef Array a = <Array>x
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
-    cdef Array mask = contiguous_copy(a != 0, 0)
+    cdef Array mask = contiguous_copy(a != 0, DT_BOOL)
     cdef int64_t count = int(_sum(mask, dtype=_dtypes.int64))
     cdef int64_t size[1]
     size[0] = count
-    outs = [new_array(contiguous(1, size), 4, a._storage.device) for _ in range(a.ndim)]
+    outs = [new_array(contiguous(1, size), DT_INT64, a._storage.device) for _ in range(a.ndim)]
     engine_nonzero(mask._storage, mask._layout, [(<Array>o)._storage for o in outs])
     return tuple(outs)
 
@@ -294,13 +297,13 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     cdef Array order
     order_storage = None
     if sorter is not None:
-        if not isinstance(sorter, Array) or (<Array>sorter)._code not in (1, 2, 3, 4):
+        if not isinstance(sorter, Array) or (<Array>sorter)._code not in (DT_INT8, DT_INT16, DT_INT32, DT_INT64):
             raise TypeError("sorter must be an array of signed integers")
-        order = contiguous_copy(<Array>sorter, 4)
+        order = contiguous_copy(<Array>sorter, DT_INT64)
         if order._layout.size != a._layout.size:
             raise ValueError("sorter must have x1's length")
         order_storage = order._storage
-    cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), 4,
+    cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), DT_INT64,
                                a._storage.device)
     engine_searchsorted(s._storage, s._layout.size, order_storage, v._storage, v._layout.size,
                         code, side == "right", out._storage)

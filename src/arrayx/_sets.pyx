@@ -11,6 +11,7 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous
+from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT64
 from arrayx._engine cimport (
     argsort_rows, gather, isin as engine_isin, run_labels, run_lengths, run_starts, sort_rows,
 )
@@ -47,7 +48,7 @@ cdef Array _sorted(Array a):
 
 cdef Array _order(Array flat):
     """The stable ascending sorting permutation of the 1-D contiguous ``flat``."""
-    cdef Array order = _vector(flat._layout.size, 4, flat._storage.device)
+    cdef Array order = _vector(flat._layout.size, DT_INT64, flat._storage.device)
     argsort_rows(flat._storage, flat._layout, flat._code, order._storage, False, True)
     return order
 
@@ -62,13 +63,13 @@ cdef Array _gather(Array src, Array idx, int64_t m):
 cdef tuple _runs(Array ordered):
     """(where each run of equal elements of the ascending ``ordered`` starts, how many runs)."""
     cdef int64_t n = ordered._layout.size
-    cdef Array starts = _vector(n, 4, ordered._storage.device)
+    cdef Array starts = _vector(n, DT_INT64, ordered._storage.device)
     return starts, run_starts(ordered._storage, n, ordered._code, starts._storage)
 
 
 cdef Array _counts(Array starts, int64_t groups, int64_t n):
     """The length of each of the ``groups`` runs starting at ``starts`` among ``n`` elements."""
-    cdef Array counts = _vector(groups, 4, starts._storage.device)
+    cdef Array counts = _vector(groups, DT_INT64, starts._storage.device)
     run_lengths(starts._storage, groups, n, counts._storage)
     return counts
 
@@ -76,7 +77,7 @@ cdef Array _counts(Array starts, int64_t groups, int64_t n):
 cdef Array _inverse(Array order, Array starts, int64_t groups):
     """For each element, the index of its run, through the sorting permutation ``order``."""
     cdef int64_t n = order._layout.size
-    cdef Array inverse = _vector(n, 4, order._storage.device)
+    cdef Array inverse = _vector(n, DT_INT64, order._storage.device)
     run_labels(order._storage, starts._storage, groups, n, inverse._storage)
     return inverse
 
@@ -237,7 +238,7 @@ def isin(x1, x2, /, *, invert=False) -> Array:
     cdef int code = code_of(_dtypes.result_type(a, b))
     cdef Array values = contiguous_copy(a, code)
     cdef Array table = contiguous_copy(sort(reshape(contiguous_copy(b, code), (-1,))), code)
-    cdef Array out = new_array(contiguous(a._layout.ndim, a._layout.shape_), 0,
+    cdef Array out = new_array(contiguous(a._layout.ndim, a._layout.shape_), DT_BOOL,
                                a._storage.device)
     engine_isin(table._storage, table._layout.size, values._storage, values._layout.size, code,
                 invert, out._storage)

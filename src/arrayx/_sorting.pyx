@@ -2,6 +2,7 @@
 from arrayx._array cimport Array, as_array, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._engine cimport argsort_rows, sort_rows
+from arrayx._kernels.dtype_codes cimport DT_INT64
 
 from arrayx._manipulation import moveaxis
 
@@ -107,7 +108,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     cdef Array a = _arr(x, "argsort")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
     cdef Array work = lanes(a, ax)
-    cdef Array out = new_array(contiguous(work._layout.ndim, work._layout.shape_), 4,
+    cdef Array out = new_array(contiguous(work._layout.ndim, work._layout.shape_), DT_INT64,
                                a._storage.device)
     argsort_rows(work._storage, work._layout, work._code, out._storage, descending, stable)
     return moveaxis(out, -1, ax)

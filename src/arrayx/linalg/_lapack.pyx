@@ -34,16 +34,11 @@ from scipy.linalg.cython_lapack cimport (
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
-
-cdef enum:
-    FLOAT32 = 9
-    FLOAT64 = 10
-    COMPLEX64 = 11
-    COMPLEX128 = 12
 
 cdef int64_t INT_MAX = 2147483647
 
@@ -52,11 +47,11 @@ cdef int getrf(int code, int n, char* a, int* ipiv) noexcept nogil:
     """LU of the n x n column-major ``a`` in place; LAPACK's ``info``."""
     cdef int info = 0
     cdef int lda = n if n > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sgetrf(&n, &n, <float*>a, &lda, ipiv, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dgetrf(&n, &n, <double*>a, &lda, ipiv, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cgetrf(&n, &n, <float complex*>a, &lda, ipiv, &info)
     else:
         zgetrf(&n, &n, <double complex*>a, &lda, ipiv, &info)
@@ -68,11 +63,11 @@ cdef void getrs(int code, char trans, int n, int nrhs, char* lu, int* ipiv,
     """Solve with ``getrf``'s factors for the ``nrhs`` column-major columns of ``b``."""
     cdef int info = 0
     cdef int ld = n if n > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sgetrs(&trans, &n, &nrhs, <float*>lu, &ld, ipiv, <float*>b, &ld, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dgetrs(&trans, &n, &nrhs, <double*>lu, &ld, ipiv, <double*>b, &ld, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cgetrs(&trans, &n, &nrhs, <float complex*>lu, &ld, ipiv, <float complex*>b, &ld,
                &info)
     else:
@@ -83,13 +78,13 @@ cdef void getrs(int code, char trans, int n, int nrhs, char* lu, int* ipiv,
 cdef void put_one(int code, char* p, bint negative) noexcept nogil:
     """Write 1 (or -1) of dtype ``code`` at ``p``."""
     cdef double v = -1.0 if negative else 1.0
-    if code == FLOAT32 or code == COMPLEX64:
+    if code == DT_FLOAT32 or code == DT_COMPLEX64:
         (<float*>p)[0] = <float>v
-        if code == COMPLEX64:
+        if code == DT_COMPLEX64:
             (<float*>p)[1] = 0
     else:
         (<double*>p)[0] = v
-        if code == COMPLEX128:
+        if code == DT_COMPLEX128:
             (<double*>p)[1] = 0
 
 
@@ -101,7 +96,7 @@ cdef int square_side(Array x, str name) except -1:
     if x._layout.shape_[nd - 1] > INT_MAX:
         raise ValueError(f"{name}: matrices of side {x._layout.shape_[nd - 1]} are beyond "
                          f"LAPACK's int")
-    if not FLOAT32 <= x._code <= COMPLEX128:
+    if not DT_FLOAT32 <= x._code <= DT_COMPLEX128:
         raise TypeError(f"{name} needs a floating-point array, got {x.dtype}")
     return <int>x._layout.shape_[nd - 1]
 
@@ -115,7 +110,7 @@ cdef int matrix_dims(Array x, str name, int* m, int* n) except -1:
     cdef int64_t m64 = x._layout.shape_[nd - 2], n64 = x._layout.shape_[nd - 1]
     if m64 < 1 or n64 < 1 or m64 > INT_MAX or n64 > INT_MAX or m64 * n64 > INT_MAX:
         raise ValueError(f"{name}: matrices of shape ({m64}, {n64}) are beyond this path")
-    if not FLOAT32 <= x._code <= COMPLEX128:
+    if not DT_FLOAT32 <= x._code <= DT_COMPLEX128:
         raise TypeError(f"{name} needs a floating-point array, got {x.dtype}")
     m[0] = <int>m64
     n[0] = <int>n64
@@ -274,11 +269,11 @@ def inv(Array x) -> Array:
 cdef int potrf(int code, char uplo, int n, char* a) noexcept nogil:
     cdef int info = 0
     cdef int lda = n if n > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         spotrf(&uplo, &n, <float*>a, &lda, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dpotrf(&uplo, &n, <double*>a, &lda, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cpotrf(&uplo, &n, <float complex*>a, &lda, &info)
     else:
         zpotrf(&uplo, &n, <double complex*>a, &lda, &info)
@@ -336,12 +331,12 @@ def cholesky(Array x, bint upper) -> Array:
 
 
 cdef inline int real_code(int code) noexcept nogil:
-    return FLOAT32 if code == FLOAT32 or code == COMPLEX64 else FLOAT64
+    return DT_FLOAT32 if code == DT_FLOAT32 or code == DT_COMPLEX64 else DT_FLOAT64
 
 
 cdef int64_t work_size(int code, const char* p) noexcept nogil:
     """A workspace size LAPACK wrote as a (real part of a) float of ``code``'s precision."""
-    if real_code(code) == FLOAT32:
+    if real_code(code) == DT_FLOAT32:
         return <int64_t>(<const float*>p)[0] + 1
     return <int64_t>(<const double*>p)[0] + 1
 
@@ -359,13 +354,13 @@ cdef int evd(int code, char jobz, int n, char* a, char* w, char* work, int lwork
     cdef int info = 0
     cdef int lda = n if n > 1 else 1
     cdef char uplo = b"U"
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         ssyevd(&jobz, &uplo, &n, <float*>a, &lda, <float*>w, <float*>work, &lwork, iwork,
                &liwork, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dsyevd(&jobz, &uplo, &n, <double*>a, &lda, <double*>w, <double*>work, &lwork, iwork,
                &liwork, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cheevd(&jobz, &uplo, &n, <float complex*>a, &lda, <float*>w, <float complex*>work,
                &lwork, <float*>rwork, &lrwork, iwork, &liwork, &info)
     else:
@@ -418,7 +413,7 @@ def eigh(Array x, bint vectors) -> tuple:
     if batches:
         evd(code, jobz, n, pa, pw, q_work, -1, q_rwork, -1, &q_iwork, -1)
         lwork = <int>work_size(code, q_work)
-        lrwork = <int>work_size(code, q_rwork) if code >= COMPLEX64 else 1
+        lrwork = <int>work_size(code, q_rwork) if code >= DT_COMPLEX64 else 1
         liwork = q_iwork if q_iwork > 0 else 1
         try:
             work = work_alloc(lwork, ITEMSIZE[code])
@@ -444,13 +439,13 @@ cdef int gesdd(int code, char jobz, int m, int n, char* a, char* s, char* u, int
                int* iwork) noexcept nogil:
     cdef int info = 0
     cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sgesdd(&jobz, &m, &n, <float*>a, &lda, <float*>s, <float*>u, &ldu, <float*>vt, &ldvt,
                <float*>work, &lwork, iwork, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dgesdd(&jobz, &m, &n, <double*>a, &lda, <double*>s, <double*>u, &ldu, <double*>vt,
                &ldvt, <double*>work, &lwork, iwork, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cgesdd(&jobz, &m, &n, <float complex*>a, &lda, <float*>s, <float complex*>u, &ldu,
                <float complex*>vt, &ldvt, <float complex*>work, &lwork, <float*>rwork, iwork,
                &info)
@@ -528,7 +523,7 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     cdef int lwork
     try:
         iwork = <int*>work_alloc(8 * <int64_t>k, sizeof(int))
-        rwork = work_alloc(lrwork if code >= COMPLEX64 else 1, ITEMSIZE[rcode])
+        rwork = work_alloc(lrwork if code >= DT_COMPLEX64 else 1, ITEMSIZE[rcode])
         gesdd(code, jobz, n, m, pa, ps, pvh, ld_lu, pu, ld_lvt, q_work, -1, rwork, iwork)
         lwork = <int>work_size(code, q_work)
         work = work_alloc(lwork, isz)
@@ -553,11 +548,11 @@ cdef int geqrf(int code, int m, int n, char* a, char* tau, char* work,
                int lwork) noexcept nogil:
     cdef int info = 0
     cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sgeqrf(&m, &n, <float*>a, &lda, <float*>tau, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dgeqrf(&m, &n, <double*>a, &lda, <double*>tau, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cgeqrf(&m, &n, <float complex*>a, &lda, <float complex*>tau, <float complex*>work,
                &lwork, &info)
     else:
@@ -571,11 +566,11 @@ cdef int orgqr(int code, int m, int n, int k, char* a, char* tau, char* work,
     """``Q``'s first ``n`` columns from ``geqrf``'s reflectors (``ungqr`` for complex)."""
     cdef int info = 0
     cdef int lda = m if m > 1 else 1
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sorgqr(&m, &n, &k, <float*>a, &lda, <float*>tau, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dorgqr(&m, &n, &k, <double*>a, &lda, <double*>tau, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cungqr(&m, &n, &k, <float complex*>a, &lda, <float complex*>tau,
                <float complex*>work, &lwork, &info)
     else:
@@ -666,13 +661,13 @@ cdef int geev(int code, char jobvr, int n, char* a, char* w, char* wi, char* vr,
     cdef int info = 0
     cdef int ld = n if n > 1 else 1
     cdef char jobvl = b"N"
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         sgeev(&jobvl, &jobvr, &n, <float*>a, &ld, <float*>w, <float*>wi, NULL, &ld,
               <float*>vr, &ld, <float*>work, &lwork, &info)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         dgeev(&jobvl, &jobvr, &n, <double*>a, &ld, <double*>w, <double*>wi, NULL, &ld,
               <double*>vr, &ld, <double*>work, &lwork, &info)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         cgeev(&jobvl, &jobvr, &n, <float complex*>a, &ld, <float complex*>w, NULL, &ld,
               <float complex*>vr, &ld, <float complex*>work, &lwork, <float*>rwork, &info)
     else:
@@ -682,13 +677,13 @@ cdef int geev(int code, char jobvr, int n, char* a, char* w, char* wi, char* vr,
 
 
 cdef inline double get_real(int code, const char* p, int64_t i) noexcept nogil:
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         return (<const float*>p)[i]
     return (<const double*>p)[i]
 
 
 cdef inline void put_complex(int ccode, char* p, int64_t i, double re, double im) noexcept nogil:
-    if ccode == COMPLEX64:
+    if ccode == DT_COMPLEX64:
         (<float*>p)[2 * i] = <float>re
         (<float*>p)[2 * i + 1] = <float>im
     else:
@@ -744,8 +739,8 @@ def eig(Array x, bint vectors) -> tuple:
     """
     cdef int n = square_side(x, "eig")
     cdef int code = x._code
-    cdef int ccode = COMPLEX64 if real_code(code) == FLOAT32 else COMPLEX128
-    cdef bint real = code < COMPLEX64
+    cdef int ccode = DT_COMPLEX64 if real_code(code) == DT_FLOAT32 else DT_COMPLEX128
+    cdef bint real = code < DT_COMPLEX64
     cdef Array at = contiguous_copy(<Array>x.mT, code)
     cdef Layout L = at._layout
     cdef Array w = new_array(contiguous(L.ndim - 1, L.shape_), ccode, x._storage.device)

@@ -18,13 +18,11 @@ from arrayx._engine cimport (
     promote_codes,
 )
 from arrayx._engine cimport matmul as engine_matmul
+from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
 
 __all__ = ["matmul"]
-
-cdef enum:
-    FLOAT32 = 9
 
 # Below this many multiply-adds per matrix a BLAS call costs more than the blocked kernel.
 cdef int64_t BLAS_MIN_WORK = 4096
@@ -134,7 +132,7 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
     p.m, p.n, p.k = m, n, k
     p.lda, p.ldb = 1, 1
-    cdef bint blas = code >= FLOAT32 and m * n * k >= BLAS_MIN_WORK and k <= INT_MAX \
+    cdef bint blas = code >= DT_FLOAT32 and m * n * k >= BLAS_MIN_WORK and k <= INT_MAX \
         and n <= INT_MAX and m <= INT_MAX
     # One row times one column: a dot product per batch, on the vectors as they lie.
     cdef bint as_dot = blas and m == 1 and n == 1 and 0 < p.a.s1 <= INT_MAX \

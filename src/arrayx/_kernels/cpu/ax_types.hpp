@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include "ax_dtypes.hpp"
 
 // The kernels are compiled once per ISA level (ax_level.cpp), each level into an inline
 // namespace of its own so that the levels' template instances never merge at link time. A
@@ -17,10 +18,10 @@
 
 namespace ax {
 
-enum Code : int {
-    BOOL = 0, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, NCODES
-};
+// The codes, from _kernels/dtypes.py (ax_dtypes.hpp): BOOL = 0, INT8, ..., COMPLEX128.
+#define AX_CODE(name, T) name,
+enum Code : int { AX_DTYPES(AX_CODE) NCODES };
+#undef AX_CODE
 
 // The bool dtype's element: one byte that reads as True when it is not zero. Memory from
 // elsewhere (a NumPy view, a DLPack tensor) may hold bytes other than 0 and 1; NumPy counts
@@ -36,19 +37,9 @@ using c64 = std::complex<float>;
 using c128 = std::complex<double>;
 
 template <int C> struct type_of;
-template <> struct type_of<BOOL> { using type = bool8; };
-template <> struct type_of<INT8> { using type = int8_t; };
-template <> struct type_of<INT16> { using type = int16_t; };
-template <> struct type_of<INT32> { using type = int32_t; };
-template <> struct type_of<INT64> { using type = int64_t; };
-template <> struct type_of<UINT8> { using type = uint8_t; };
-template <> struct type_of<UINT16> { using type = uint16_t; };
-template <> struct type_of<UINT32> { using type = uint32_t; };
-template <> struct type_of<UINT64> { using type = uint64_t; };
-template <> struct type_of<FLOAT32> { using type = float; };
-template <> struct type_of<FLOAT64> { using type = double; };
-template <> struct type_of<COMPLEX64> { using type = c64; };
-template <> struct type_of<COMPLEX128> { using type = c128; };
+#define AX_TYPE_OF(name, T) template <> struct type_of<name> { using type = T; };
+AX_DTYPES(AX_TYPE_OF)
+#undef AX_TYPE_OF
 template <int C> using T_ = typename type_of<C>::type;
 
 template <class T> struct is_complex : std::false_type {};
@@ -73,9 +64,6 @@ enum Kind : unsigned {
 // ptrs[k] points at operand k's first element; strides[2k] and strides[2k+1] are operand k's
 // outer and inner strides, counted in elements. The caller iterates all outer dimensions.
 using loop2d_fn = void (*)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1);
-
-// The folds of the reduction kernels (ax_reduce.hpp); scans exist for the first two.
-enum FoldOp { FOLD_SUM = 0, FOLD_PROD, FOLD_MAX, FOLD_MIN, NFOLDS };
 
 // The other kernel signatures of the per-level tables (ax_dispatch.hpp).
 // Fill a C-contiguous buffer of n elements with a fold's identity.

@@ -15,6 +15,7 @@ from libc.stdint cimport int64_t, uint8_t
 from arrayx._kernels.cpu cimport dispatch
 from arrayx._kernels.cpu cimport iterate
 from arrayx._kernels.cpu cimport kernels as K
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 from arrayx._kernels.plans cimport (
     MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GRAM, Mat, MatmulPlan,
 )
@@ -25,12 +26,6 @@ cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
     matmul_fn matmul_kernel(int code)
     ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
     mirror_fn mirror_kernel(int code)
-
-cdef enum:
-    FLOAT32 = 9
-    FLOAT64 = 10
-    COMPLEX64 = 11
-    COMPLEX128 = 12
 
 # Below this many multiply-adds in all the blocked kernel runs on one thread.
 cdef int64_t PARALLEL_MIN_WORK = 1 << 20
@@ -214,7 +209,7 @@ ZERO[:] = [&ZERO_S, &ZERO_D, &ZERO_C, &ZERO_Z]
 cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda, char* b,
                int ldb, char* c) noexcept nogil:
     """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
-    cdef int t = code - FLOAT32
+    cdef int t = code - DT_FLOAT32
     cdef int ldc = n if n > 1 else 1
     GEMM[t](&tb, &ta, &n, &m, &k, ONE[t], b, &ldb, a, &lda, ZERO[t], c, &ldc)
 
@@ -222,11 +217,11 @@ cdef void gemm(int code, char ta, char tb, int m, int n, int k, char* a, int lda
 cdef void dot(int code, int k, char* a, int inca, char* b, int incb,
               char* c) noexcept nogil:
     """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         (<float*>c)[0] = SDOT(&k, a, &inca, b, &incb)
-    elif code == FLOAT64:
+    elif code == DT_FLOAT64:
         (<double*>c)[0] = DDOT(&k, a, &inca, b, &incb)
-    elif code == COMPLEX64:
+    elif code == DT_COMPLEX64:
         (<float complex*>c)[0] = CDOT(&k, a, &inca, b, &incb)
     else:
         (<double complex*>c)[0] = ZDOT(&k, a, &inca, b, &incb)
@@ -237,7 +232,7 @@ cdef void syrk(int code, char trans, int n, int k, char* a, int lda, char* c) no
     transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
     lower one of the row-major ``c``."""
     cdef char uplo = b"U"
-    cdef int t = code - FLOAT32
+    cdef int t = code - DT_FLOAT32
     cdef int ldc = n if n > 1 else 1
     SYRK[t](&uplo, &trans, &n, &k, ONE[t], a, &lda, ZERO[t], c, &ldc)
 
