@@ -122,7 +122,9 @@ DISPATCH = "arrayx._kernels.cpu.dispatch"
 
 
 KERNEL_DIR = SRC / "arrayx" / "_kernels" / "cpu"
-KERNEL_HEADERS = sorted(str(p.relative_to(HERE)) for p in KERNEL_DIR.glob("*.h*"))
+# The CPU's headers and the scalar math it shares with the CUDA kernels.
+KERNEL_HEADERS = sorted(str(p.relative_to(HERE))
+                        for p in [*KERNEL_DIR.glob("*.h*"), KERNEL_DIR.parent / "ax_math.hpp"])
 
 
 def _uses_kernel_headers(pyx: Path) -> bool:

@@ -75,8 +75,18 @@ def test_dtype_registry_matches_numpy_and_both_headers():
         assert dlpack == {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}[kind]
     assert source.DTYPE_NAMES == dtypes.NAMES
     expected = [name.upper() for name in dtypes.NAMES]
+    kind_letters = {"K_BOOL": "b", "K_SINT": "i", "K_UINT": "u", "K_INT": "iu",
+                    "K_REAL_FLOAT": "f", "K_COMPLEX": "c", "K_FLOAT": "fc", "K_REAL": "iuf",
+                    "K_NUMERIC": "iufc", "K_ALL": "biufc"}
+    numpy_bits = {name: sum(1 << c for c, d in enumerate(dtypes.NAMES)
+                            if np.dtype(d).kind in letters)
+                  for name, letters in kind_letters.items()}
     for header in (dtypes.generate_cpu_header(), dtypes.cuda_header()):
-        assert re.findall(r"X\((\w+),", header) == expected
+        codes = re.search(r"#define AX_DTYPES\(X\) (.*)", header).group(1)
+        assert re.findall(r"X\((\w+),", codes) == expected
+        kinds = re.search(r"#define AX_KINDS\(X\) (.*)", header).group(1)
+        assert {k: int(v, 16) for k, v in re.findall(r"X\((\w+), (0x[0-9a-f]+)u\)", kinds)} \
+            == numpy_bits
     assert "AX_DTYPES(AX_CODE)" in (KERNELS / "cpu" / "ax_types.hpp").read_text()
     assert "AX_DTYPES(AX_CODE)" in (KERNELS / "cuda" / "ax_types.cuh").read_text()
 
@@ -191,7 +201,7 @@ def test_every_kernel_compiles_for_sm90(tmp_path):
 
 
 # --- the device math, run on the host -----------------------------------------------------------
-# ax_math.cuh and the op functors are __host__ __device__, so a host program built by nvcc runs
+# ax_math.hpp and the op functors are __host__ __device__, so a host program built by nvcc runs
 # them here. That checks their logic (branches, NaN and sign-of-zero rules, shifts, integer
 # division, casts) against NumPy; the device's libm precision is not checked.
 

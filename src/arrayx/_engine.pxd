@@ -3,11 +3,12 @@ from libc.stdint cimport int64_t
 from arrayx._core.layout cimport Layout
 from arrayx._core.storage cimport Storage
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
+from arrayx._kernels.dtype_codes cimport NDTYPES
 from arrayx._kernels.plans cimport (
     MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GRAM, PLAN_MAXDIM, Mat, MatmulPlan,
 )
 
-cdef int ITEMSIZE[13]
+cdef int ITEMSIZE[NDTYPES]
 
 cdef Storage allocate(Layout layout, int code, object device, bint zero=*)
 cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,

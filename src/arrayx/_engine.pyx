@@ -26,10 +26,13 @@ from arrayx._kernels.cpu.dispatch cimport (
 )
 from arrayx._kernels.cpu cimport backend as cpu
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
-from arrayx._kernels.dtype_codes cimport DT_BOOL
+from arrayx._kernels.dtype_codes cimport DT_BOOL, NDTYPES
 from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 
-ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
+from arrayx._kernels import dtypes as _registry
+
+for _code in range(NDTYPES):
+    ITEMSIZE[_code] = _registry.ITEMSIZE[_code]
 
 # Kernels over at least this many elements release the GIL while they run; below it, taking
 # the GIL back would cost more than other Python threads could gain.

@@ -1,13 +1,15 @@
 """The 13 dtypes of the standard, declared once: every table of dtype facts is made from this.
 
 Each entry of ``DTYPES`` is ``(name, kind, itemsize, buffer format, DLPack type code, C++
-type, CUDA C++ type)``; its position is arrayx's dtype code, by which every kernel table is indexed. ``kind``
-is NumPy's (``b``, ``i``, ``u``, ``f``, ``c``); the DLPack type codes are ``kDLInt`` 0,
-``kDLUInt`` 1, ``kDLFloat`` 2, ``kDLComplex`` 5 and ``kDLBool`` 6, with ``8 * itemsize`` bits.
+type, CUDA C++ type)``; its position is arrayx's dtype code, by which every kernel table is
+indexed. ``kind`` is NumPy's (``b``, ``i``, ``u``, ``f``, ``c``); the DLPack type codes are
+``kDLInt`` 0, ``kDLUInt`` 1, ``kDLFloat`` 2, ``kDLComplex`` 5 and ``kDLBool`` 6, with
+``8 * itemsize`` bits.
 
 ``generate_pxd`` writes the Cython enum of the codes (``_kernels/dtype_codes.pxd``) and
-``generate_cpu_header`` the C++ list of codes and types (``cpu/ax_dtypes.hpp``), at build time
-from ``setup.py``; ``cuda_header`` is the CUDA sources' list (``cuda/source.py`` inlines it).
+``generate_cpu_header`` the C++ lists of codes, types and kind bits (``cpu/ax_dtypes.hpp``), at
+build time from ``setup.py``; ``cuda_header`` is the CUDA sources' lists (``cuda/source.py``
+inlines them).
 Cython code names dtypes (``DT_INT64``), never numbers. This module imports nothing.
 """
 
@@ -37,6 +39,14 @@ DLPACK_CODE = tuple(d[4] for d in DTYPES)
 """DLPack type codes, by code."""
 
 
+# The kind bits of the C++ and CUDA kernels (ops.py's KIND_BITS combine them): each is a set of
+# NumPy kinds.
+KIND_MASKS = {
+    "K_BOOL": "b", "K_SINT": "i", "K_UINT": "u", "K_INT": "iu", "K_REAL_FLOAT": "f",
+    "K_COMPLEX": "c", "K_FLOAT": "fc", "K_REAL": "iuf", "K_NUMERIC": "iufc", "K_ALL": "biufc",
+}
+
+
 def codes_of(kinds: str) -> tuple[int, ...]:
     """The codes of the dtypes whose NumPy kind is one of ``kinds`` (e.g. ``"iu"``)."""
     return tuple(i for i, d in enumerate(DTYPES) if d[1] in kinds)
@@ -51,18 +61,22 @@ def generate_pxd() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _x_macro(column: int) -> str:
-    """``#define AX_DTYPES(X)``: ``X(CODE, type)`` for each dtype, in code order."""
-    return "#define AX_DTYPES(X) " + " ".join(f"X({d[0].upper()}, {d[column]})"
-                                              for d in DTYPES)
+def _x_macros(column: int) -> str:
+    """``#define AX_DTYPES(X)``: ``X(CODE, type)`` for each dtype, in code order; and
+    ``#define AX_KINDS(X)``: ``X(K_..., bits)`` for each kind mask."""
+    kinds = " ".join(f"X({name}, {sum(1 << c for c in codes_of(letters)):#x}u)"
+                     for name, letters in KIND_MASKS.items())
+    return ("#define AX_DTYPES(X) " + " ".join(f"X({d[0].upper()}, {d[column]})" for d in DTYPES)
+            + "\n#define AX_KINDS(X) " + kinds + "\n")
 
 
 def generate_cpu_header() -> str:
-    """The C++ header listing the dtype codes and their C++ types (``ax_types.hpp`` uses it)."""
+    """The C++ header listing the dtype codes, their C++ types and the kind bits
+    (``ax_types.hpp`` uses it)."""
     return ("// Generated from arrayx/_kernels/dtypes.py at build time: do not edit.\n"
-            "#pragma once\n" + _x_macro(5) + "\n")
+            "#pragma once\n" + _x_macros(5))
 
 
 def cuda_header() -> str:
-    """The CUDA sources' list of the dtype codes and their CUDA C++ types."""
-    return "// From arrayx/_kernels/dtypes.py.\n" + _x_macro(6) + "\n"
+    """The CUDA sources' list of the dtype codes, their CUDA C++ types and the kind bits."""
+    return "// From arrayx/_kernels/dtypes.py.\n" + _x_macros(6)

@@ -10,7 +10,8 @@
 #include <cstring>
 #include <limits>
 #include "ax_fold_ops.hpp"
-#include "ax_math.hpp"
+#include "../ax_math.hpp"
+#include "ax_vec.hpp"
 
 AX_LEVEL_BEGIN
 

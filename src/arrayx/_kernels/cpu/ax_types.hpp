@@ -45,20 +45,17 @@ template <int C> using T_ = typename type_of<C>::type;
 template <class T> struct is_complex : std::false_type {};
 template <class T> struct is_complex<std::complex<T>> : std::true_type {};
 template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T> inline constexpr bool is_boolean_v = std::is_same_v<T, bool8>;
 
-// Kind bits, so that an op can say which codes it is defined for.
-enum Kind : unsigned {
-    K_BOOL = 1u << BOOL,
-    K_SINT = (1u << INT8) | (1u << INT16) | (1u << INT32) | (1u << INT64),
-    K_UINT = (1u << UINT8) | (1u << UINT16) | (1u << UINT32) | (1u << UINT64),
-    K_INT = K_SINT | K_UINT,
-    K_REAL_FLOAT = (1u << FLOAT32) | (1u << FLOAT64),
-    K_COMPLEX = (1u << COMPLEX64) | (1u << COMPLEX128),
-    K_FLOAT = K_REAL_FLOAT | K_COMPLEX,
-    K_REAL = K_INT | K_REAL_FLOAT,
-    K_NUMERIC = K_INT | K_FLOAT,
-    K_ALL = K_BOOL | K_NUMERIC,
-};
+template <class T> struct real_of { using type = T; };
+template <class V> struct real_of<std::complex<V>> { using type = V; };
+template <class T> using real_t = typename real_of<T>::type;
+
+// Kind bits, so that an op can say which codes it is defined for (dtypes.py's KIND_MASKS:
+// K_BOOL, K_SINT, K_UINT, K_INT, K_REAL_FLOAT, K_COMPLEX, K_FLOAT, K_REAL, K_NUMERIC, K_ALL).
+#define AX_KIND(name, bits) name = bits,
+enum Kind : unsigned { AX_KINDS(AX_KIND) };
+#undef AX_KIND
 
 // Every CPU kernel has this signature: a 2-D block of n0 x n1 elements over nop operands.
 // ptrs[k] points at operand k's first element; strides[2k] and strides[2k+1] are operand k's

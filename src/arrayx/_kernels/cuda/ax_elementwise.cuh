@@ -4,7 +4,7 @@
 // each operand's first element. The generated extern "C" kernels call these, so a kernel is
 // keyed by (op, dtypes, NDIM, contiguous, index type) and never by a shape.
 #pragma once
-#include "ax_math.cuh"
+#include "../ax_math.hpp"
 
 namespace ax {
 

@@ -31,24 +31,17 @@ template <int C> using T_ = typename type_of<C>::type;
 template <class T> struct is_complex : cuda::std::false_type {};
 template <class T> struct is_complex<cuda::std::complex<T>> : cuda::std::true_type {};
 template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T> inline constexpr bool is_boolean_v = cuda::std::is_same_v<T, bool>;
 
 template <class T> struct real_of { using type = T; };
 template <class V> struct real_of<cuda::std::complex<V>> { using type = V; };
 template <class T> using real_t = typename real_of<T>::type;
 
-// Kind bits, so that an op can say which codes it is defined for.
-enum Kind : unsigned {
-    K_BOOL = 1u << BOOL,
-    K_SINT = (1u << INT8) | (1u << INT16) | (1u << INT32) | (1u << INT64),
-    K_UINT = (1u << UINT8) | (1u << UINT16) | (1u << UINT32) | (1u << UINT64),
-    K_INT = K_SINT | K_UINT,
-    K_REAL_FLOAT = (1u << FLOAT32) | (1u << FLOAT64),
-    K_COMPLEX = (1u << COMPLEX64) | (1u << COMPLEX128),
-    K_FLOAT = K_REAL_FLOAT | K_COMPLEX,
-    K_REAL = K_INT | K_REAL_FLOAT,
-    K_NUMERIC = K_INT | K_FLOAT,
-    K_ALL = K_BOOL | K_NUMERIC,
-};
+// Kind bits, so that an op can say which codes it is defined for (dtypes.py's KIND_MASKS:
+// K_BOOL, K_SINT, K_UINT, K_INT, K_REAL_FLOAT, K_COMPLEX, K_FLOAT, K_REAL, K_NUMERIC, K_ALL).
+#define AX_KIND(name, bits) name = bits,
+enum Kind : unsigned { AX_KINDS(AX_KIND) };
+#undef AX_KIND
 
 // The result dtype of an elementwise op, as ops.py's ``result`` names it.
 enum Result { R_SAME, R_BOOL, R_REAL };

@@ -43,8 +43,11 @@ from .. import dtypes, ops
 HEADER_DIR = Path(__file__).parent
 """The directory of the ``*.cuh`` templates (package data)."""
 
-# In dependency order; each is inlined into every generated source.
-_HEADERS = ("ax_types.cuh", "ax_math.cuh", "ax_elementwise.cuh", "ax_reduce.cuh", "ax_scan.cuh")
+# In dependency order; each is inlined into every generated source. The scalar math is the
+# CPU's too (one __host__ __device__ header in _kernels/).
+_HEADERS = (HEADER_DIR / "ax_types.cuh", HEADER_DIR.parent / "ax_math.hpp",
+            HEADER_DIR / "ax_elementwise.cuh", HEADER_DIR / "ax_reduce.cuh",
+            HEADER_DIR / "ax_scan.cuh")
 
 DTYPE_NAMES = dtypes.NAMES
 """The 13 dtypes by arrayx dtype code (the order of ``ax_types.cuh``'s ``Code``)."""
@@ -52,9 +55,7 @@ DTYPE_NAMES = dtypes.NAMES
 _INT64 = DTYPE_NAMES.index("int64")
 
 # The kind bits of ax_types.cuh (and ../cpu/ax_types.hpp) as sets of dtype codes.
-_MASKS = {mask: frozenset(dtypes.codes_of(kinds)) for mask, kinds in (
-    ("K_BOOL", "b"), ("K_INT", "iu"), ("K_REAL_FLOAT", "f"), ("K_FLOAT", "fc"),
-    ("K_REAL", "iuf"), ("K_NUMERIC", "iufc"), ("K_ALL", "biufc"))}
+_MASKS = {mask: frozenset(dtypes.codes_of(kinds)) for mask, kinds in dtypes.KIND_MASKS.items()}
 
 
 def _mask_codes(mask: str) -> frozenset[int]:
@@ -229,9 +230,9 @@ def _headers() -> str:
     each other dropped)."""
     local = re.compile(r'^\s*(#pragma once|#include "[^"]*")\s*$')
     parts = [dtypes.cuda_header()]
-    for name in _HEADERS:
-        text = (HEADER_DIR / name).read_text()
-        parts.append(f"// ---- {name}\n")
+    for path in _HEADERS:
+        text = path.read_text()
+        parts.append(f"// ---- {path.name}\n")
         parts.append("".join(line for line in text.splitlines(keepends=True)
                              if not local.match(line)))
     return "".join(parts)
