@@ -334,6 +334,36 @@ template <class T> AX_HD T power(T a, T b) {
     }
 }
 
+// --- casts: complex to real keeps the real part, to bool tests both parts ---------------------
+// A real float (or a complex number's real part) becomes an integer through Convert::to<D>:
+// the CPU's reproduces NumPy's x86-64 answers for values out of range (cpu/ax_cast.hpp), the
+// device's is the plain conversion.
+template <class D, class S, class Convert>
+AX_HD D cast_via(S s) {
+    if constexpr (dstd::is_same_v<D, S>) {
+        return s;
+    } else if constexpr (dstd::is_floating_point_v<S> && dstd::is_integral_v<D>
+                         && !is_boolean_v<D>) {
+        return Convert::template to<D>(s);
+    } else if constexpr (is_complex_v<S> && dstd::is_integral_v<D> && !is_boolean_v<D>) {
+        return Convert::template to<D>(s.real());
+    } else if constexpr (is_complex_v<S>) {
+        if constexpr (is_boolean_v<D>) {
+            return s.real() != 0 || s.imag() != 0;
+        } else if constexpr (is_complex_v<D>) {
+            using V = typename D::value_type;
+            return D(static_cast<V>(s.real()), static_cast<V>(s.imag()));
+        } else {
+            return static_cast<D>(s.real());
+        }
+    } else if constexpr (is_complex_v<D>) {
+        using V = typename D::value_type;
+        return D(static_cast<V>(s), V(0));
+    } else {
+        return static_cast<D>(s);
+    }
+}
+
 // --- ascending order: NaNs last, complex numbers lexicographically (sorts, arg-reductions) ---
 template <class T> AX_HD bool ascending(T a, T b) {
     if constexpr (is_complex_v<T>) {
