@@ -63,14 +63,26 @@ COMPILE_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_COMPILE_ARGS", ""))
 LINK_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_LINK_ARGS", ""))
 
 
+def _registry(name: str):
+    """The module ``arrayx/_kernels/<name>.py`` (the op or dtype registry; imports nothing)."""
+    spec = importlib.util.spec_from_file_location(f"arrayx_{name}",
+                                                  SRC / "arrayx" / "_kernels" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def generate_headers() -> None:
-    """Write the op kernels' headers from the op table (``arrayx/_kernels/ops.py``)."""
-    spec = importlib.util.spec_from_file_location("arrayx_ops", SRC / "arrayx/_kernels/ops.py")
-    ops = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ops)
-    for name, text in (("ax_ops.hpp", ops.generate_cpu_header()),
-                       ("ax_op_counts.hpp", ops.generate_op_counts_header())):
-        target = SRC / "arrayx" / "_kernels" / "cpu" / name
+    """Write the kernels' generated headers and the dtype codes' ``.pxd`` from the registries
+    (``arrayx/_kernels/ops.py``, ``arrayx/_kernels/dtypes.py``)."""
+    ops, dtypes = _registry("ops"), _registry("dtypes")
+    kernels = SRC / "arrayx" / "_kernels"
+    for target, text in ((kernels / "cpu" / "ax_ops.hpp", ops.generate_cpu_header()),
+                         (kernels / "cpu" / "ax_op_counts.hpp", ops.generate_op_counts_header()),
+                         (kernels / "cpu" / "ax_fold_ops.hpp", ops.generate_fold_header()),
+                         (kernels / "cpu" / "ax_dtypes.hpp", dtypes.generate_cpu_header()),
+                         (kernels / "dtype_codes.pxd", dtypes.generate_pxd()),
+                         (kernels / "op_ids.pxd", ops.generate_pxd())):
         if not target.exists() or target.read_text() != text:
             target.write_text(text)
 
@@ -110,7 +122,9 @@ DISPATCH = "arrayx._kernels.cpu.dispatch"
 
 
 KERNEL_DIR = SRC / "arrayx" / "_kernels" / "cpu"
-KERNEL_HEADERS = sorted(str(p.relative_to(HERE)) for p in KERNEL_DIR.glob("*.h*"))
+# The CPU's headers and the scalar math it shares with the CUDA kernels.
+KERNEL_HEADERS = sorted(str(p.relative_to(HERE))
+                        for p in [*KERNEL_DIR.glob("*.h*"), KERNEL_DIR.parent / "ax_math.hpp"])
 
 
 def _uses_kernel_headers(pyx: Path) -> bool:

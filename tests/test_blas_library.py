@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import arrayx as ax
-from arrayx.linalg import _blas
+from arrayx._kernels import blas as _blas
 
 SCRIPT = """
 import json
 from pathlib import Path
 import numpy as np
 import arrayx as ax
-from arrayx.linalg import _blas
+from arrayx._kernels import blas as _blas
 a = ax.asarray(np.arange(16.0).reshape(4, 4))
 ax.linalg.svdvals(a @ a.mT)
 np.linalg.svd(np.ones((3, 3)))

@@ -37,6 +37,7 @@ def _load_kernels_package() -> None:
 
 _load_kernels_package()
 ops = importlib.import_module(f"{_PACKAGE}.ops")
+dtypes = importlib.import_module(f"{_PACKAGE}.dtypes")
 source = importlib.import_module(f"{_PACKAGE}.cuda.source")
 
 NVCC = shutil.which("nvcc")
@@ -57,6 +58,7 @@ NUMPY_KINDS = {
     "integer": _codes_where(lambda d: d.kind in "iu"),
     "integer_or_bool": _codes_where(lambda d: d.kind in "biu"),
     "real": _codes_where(lambda d: d.kind in "iuf"),
+    "real_or_bool": _codes_where(lambda d: d.kind in "biuf"),
     "real_float": _codes_where(lambda d: d.kind == "f"),
     "float": _codes_where(lambda d: d.kind in "fc"),
     "numeric": _codes_where(lambda d: d.kind in "iufc"),
@@ -64,18 +66,29 @@ NUMPY_KINDS = {
 }
 
 
-def _enum_codes(header: Path) -> list[str]:
-    """The enumerators of a header's ``enum Code``, in order, without ``NCODES``."""
-    body = re.search(r"enum Code : int \{(.*?)\};", header.read_text(), re.S).group(1)
-    names = [n.split("=")[0].strip() for n in body.split(",")]
-    return [n for n in names if n and n != "NCODES"]
-
-
-def test_dtype_codes_match_the_cpu_and_numpy():
-    expected = [name.upper() for name in source.DTYPE_NAMES]
-    assert _enum_codes(KERNELS / "cuda" / "ax_types.cuh") == expected
-    assert _enum_codes(KERNELS / "cpu" / "ax_types.hpp") == expected
-    assert all(np.dtype(name).name == name for name in source.DTYPE_NAMES)
+def test_dtype_registry_matches_numpy_and_both_headers():
+    # One declaration (dtypes.py): its facts against NumPy's, and the C++ and CUDA lists made
+    # from it in code order.
+    for name, kind, itemsize, _, dlpack, _, _ in dtypes.DTYPES:
+        d = np.dtype(name)
+        assert (d.name, d.kind, d.itemsize) == (name, kind, itemsize)
+        assert dlpack == {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}[kind]
+    assert source.DTYPE_NAMES == dtypes.NAMES
+    expected = [name.upper() for name in dtypes.NAMES]
+    kind_letters = {"K_BOOL": "b", "K_SINT": "i", "K_UINT": "u", "K_INT": "iu",
+                    "K_REAL_FLOAT": "f", "K_COMPLEX": "c", "K_FLOAT": "fc", "K_REAL": "iuf",
+                    "K_NUMERIC": "iufc", "K_ALL": "biufc"}
+    numpy_bits = {name: sum(1 << c for c, d in enumerate(dtypes.NAMES)
+                            if np.dtype(d).kind in letters)
+                  for name, letters in kind_letters.items()}
+    for header in (dtypes.generate_cpu_header(), dtypes.cuda_header()):
+        codes = re.search(r"#define AX_DTYPES\(X\) (.*)", header).group(1)
+        assert re.findall(r"X\((\w+),", codes) == expected
+        kinds = re.search(r"#define AX_KINDS\(X\) (.*)", header).group(1)
+        assert {k: int(v, 16) for k, v in re.findall(r"X\((\w+), (0x[0-9a-f]+)u\)", kinds)} \
+            == numpy_bits
+    assert "AX_DTYPES(AX_CODE)" in (KERNELS / "cpu" / "ax_types.hpp").read_text()
+    assert "AX_DTYPES(AX_CODE)" in (KERNELS / "cuda" / "ax_types.cuh").read_text()
 
 
 def test_kind_codes_match_numpy():
@@ -116,10 +129,11 @@ def test_other_kinds():
     assert source.op_dtypes("cast", "cast") == [(s, d) for s in range(13) for d in range(13)]
     assert source.op_dtypes("where", "where") == [(c,) for c in range(13)]
     numeric = [(c,) for c in sorted(NUMPY_KINDS["numeric"])]
-    real_or_bool = [(c,) for c in sorted(NUMPY_KINDS["real"] | NUMPY_KINDS["bool"])]
+    real_or_bool = [(c,) for c in sorted(NUMPY_KINDS["real_or_bool"])]
     assert source.op_dtypes("reduce", "sum") == source.op_dtypes("reduce", "prod") == numeric
     assert source.op_dtypes("reduce", "max") == source.op_dtypes("reduce", "min") == real_or_bool
-    assert source.op_dtypes("argreduce", "argmax") == [(c,) for c in range(13)]
+    # As on the CPU (and argmax's check of its input): real dtypes only.
+    assert source.op_dtypes("argreduce", "argmax") == [(c,) for c in sorted(NUMPY_KINDS["real"])]
     assert source.op_dtypes("scan", "cumulative_sum") == numeric
     key = source.KernelKey("argreduce", "argmin", (10,), 2, False, 64)
     assert source.DTYPE_NAMES[source.result_code(key)] == "int64"
@@ -187,7 +201,7 @@ def test_every_kernel_compiles_for_sm90(tmp_path):
 
 
 # --- the device math, run on the host -----------------------------------------------------------
-# ax_math.cuh and the op functors are __host__ __device__, so a host program built by nvcc runs
+# ax_math.hpp and the op functors are __host__ __device__, so a host program built by nvcc runs
 # them here. That checks their logic (branches, NaN and sign-of-zero rules, shifts, integer
 # division, casts) against NumPy; the device's libm precision is not checked.
 

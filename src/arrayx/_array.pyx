@@ -22,10 +22,12 @@ from arrayx._engine cimport (
     ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
     copy_cast, read_scalar, scalar_kind, unary, write_scalar,
 )
+from arrayx._kernels.dtype_codes cimport NDTYPES
 
 import numpy as np
 
 from arrayx import _devices, _dtypes
+from arrayx._kernels import dtypes as _registry
 
 from arrayx._engine import BINARY_NAMES, UNARY_NAMES
 
@@ -45,9 +47,12 @@ cdef int NEG = UNARY_ID["negative"], POS = UNARY_ID["positive"], ABS = UNARY_ID[
 cdef int INVERT = UNARY_ID["bitwise_invert"]
 cdef dict CODE = _dtypes.CODE
 cdef object CPU = _devices.CPU
-# Buffer-protocol format strings, by dtype code.
-cdef const char* FORMATS[13]
-FORMATS[:] = [b"?", b"b", b"h", b"i", b"q", b"B", b"H", b"I", b"Q", b"f", b"d", b"Zf", b"Zd"]
+# Buffer-protocol format strings, by dtype code (from the dtype registry; the bytes objects
+# stay alive in _FORMAT_BYTES).
+cdef tuple _FORMAT_BYTES = tuple(f.encode() for f in _registry.FORMAT)
+cdef const char* FORMATS[NDTYPES]
+for _code in range(NDTYPES):
+    FORMATS[_code] = _FORMAT_BYTES[_code]
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 

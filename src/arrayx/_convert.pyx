@@ -11,6 +11,7 @@ from arrayx._array cimport Array, code_of, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, exact_sequence, new_layout
 from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_INT64
 
 from arrayx import _devices
 
@@ -190,7 +191,7 @@ def from_sequence(obj, dtype, device) -> Array:
     cdef Layout L = contiguous(ndim, shape)
     cdef Array out = new_array(L, code, device)
     cdef char* p = out._storage.data
-    if ndim == 1 and code == 4 and type(obj) is list:
+    if ndim == 1 and code == DT_INT64 and type(obj) is list:
         try:
             if fill_int64(obj, shape[0], <int64_t*>p) == 0:
                 return out
@@ -201,7 +202,7 @@ def from_sequence(obj, dtype, device) -> Array:
 
 
 cdef int _check_kind(int kind, int code) except -1:
-    if kind == K_COMPLEX and code < 11:
+    if kind == K_COMPLEX and code < DT_COMPLEX64:
         raise TypeError("cannot store complex values in a real dtype")
     return 0
 
@@ -237,7 +238,7 @@ def from_buffer(obj) -> Array:
     shifted = new_layout(n, shape, strides, -lo)
     # Memory not aligned to the element type is copied (complex: to one part's alignment).
     s = wrap_aligned(<char*>(address + lo * isz), (hi - lo + 1) * isz, mv, mv.readonly, CPU,
-                     isz // 2 if code >= 11 else isz)
+                     isz // 2 if code >= DT_COMPLEX64 else isz)
     return wrap(s, shifted, code)
 
 

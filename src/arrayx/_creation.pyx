@@ -6,9 +6,11 @@ from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array,
 from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
 )
-from arrayx._engine cimport ITEMSIZE, copy_cast, write_scalar
-from arrayx._kernels.cpu.kernels cimport (
-    int_progression_kernel, progression_kernel, zero_triangle,
+from arrayx._engine cimport (
+    ITEMSIZE, copy_cast, int_progression, progression, write_scalar, zero_triangle,
+)
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT64,
 )
 
 import operator
@@ -33,7 +35,7 @@ cdef inline object _device_of(object device):
 cdef Array _new(object shape, object dtype, object device, bint zero):
     cdef int64_t sh[MAXDIM]
     cdef int n = parse_shape(shape, sh)
-    cdef int code = 10 if dtype is None else code_of(dtype)
+    cdef int code = DT_FLOAT64 if dtype is None else code_of(dtype)
     return new_array(contiguous(n, sh), code, _device_of(device), zero)
 
 
@@ -209,7 +211,7 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
 
 cdef object _fill_value_for(object value, int code):
     _default_dtype_of(value)
-    if isinstance(value, complex) and code < 11:
+    if isinstance(value, complex) and code < DT_COMPLEX64:
         raise TypeError(f"cannot fill an array of {_dtypes.DTYPES[code]} with {value!r}")
     return value
 
@@ -541,18 +543,18 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     sh[0] = n
     cdef Array out = new_array(contiguous(1, sh), code, _device_of(device))
     cdef int64_t i0, i1
-    if 1 <= code <= 8 and all_int and -(1 << 63) <= start < (1 << 63) and \
+    if DT_INT8 <= code <= DT_UINT64 and all_int and -(1 << 63) <= start < (1 << 63) and \
             -(1 << 63) <= step < (1 << 63):
         i0 = start
         i1 = step
-        int_progression_kernel(code)(out._storage.data, n, i0, i1)
-    elif code == 0 and n > 0:
+        int_progression(out._storage, code, n, i0, i1)
+    elif code == DT_BOOL and n > 0:
         if n > 2 or (n == 2 and bool(start) == bool(start + step)):
             raise ValueError("arange of more than two distinct values cannot be bool")
-        int_progression_kernel(code)(out._storage.data, n, 1 if start else 0,
-                                     0 if bool(start) == bool(start + step) else 1)
+        int_progression(out._storage, code, n, 1 if start else 0,
+                        0 if bool(start) == bool(start + step) else 1)
     else:
-        progression_kernel(code)(out._storage.data, n, <double>start, 0.0, <double>step, 0.0)
+        progression(out._storage, code, n, <double>start, <double>step)
     return out
 
 
@@ -603,9 +605,9 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     if dtype is None:
         dtype = _dtypes.default_complex if is_complex else _dtypes.default_float
     cdef int code = code_of(dtype)
-    if code < 9:
+    if code < DT_FLOAT32:
         raise TypeError(f"linspace makes floating-point arrays, not {_dtypes.DTYPES[code]}")
-    if is_complex and code < 11:
+    if is_complex and code < DT_COMPLEX64:
         raise TypeError("complex bounds need a complex dtype")
     cdef int64_t sh[1]
     sh[0] = num
@@ -613,10 +615,10 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     s = complex(start)
     div = (num - 1) if endpoint else num
     step = (complex(stop) - s) / div if div > 0 else 0j
-    progression_kernel(code)(out._storage.data, num, s.real, s.imag, step.real, step.imag)
+    progression(out._storage, code, num, s, step)
     if endpoint and num > 1:
         write_scalar(out._storage.data + (<int64_t>num - 1) * ITEMSIZE[code], code,
-                     stop if code >= 11 else float(stop.real if is_complex else stop))
+                     stop if code >= DT_COMPLEX64 else float(stop.real if is_complex else stop))
     return out
 
 
@@ -677,10 +679,9 @@ def _triangle(x, k, bint keep_lower, str name) -> Array:
     cdef Array out = contiguous_copy(a, a._code)
     cdef int64_t rows = a._layout.shape_[a._layout.ndim - 2]
     cdef int64_t cols = a._layout.shape_[a._layout.ndim - 1]
-    cdef int64_t batch = a._layout.size // (rows * cols) if rows * cols else 0
     cdef int64_t kk = max(-rows - 1, min(cols + 1, k)) if -rows - 1 <= k <= cols + 1 else (
         -rows - 1 if k < 0 else cols + 1)
-    zero_triangle(out._storage.data, batch, rows, cols, kk, keep_lower, ITEMSIZE[a._code])
+    zero_triangle(out._storage, out._layout, out._code, kk, keep_lower)
     return out
 
 

@@ -22,8 +22,10 @@ from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport wrap_aligned
 from arrayx._engine cimport ITEMSIZE
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, NDTYPES
 
 from arrayx import _devices
+from arrayx._kernels import dtypes as _registry
 
 cdef extern from *:
     """
@@ -84,12 +86,12 @@ cdef enum:
     FLAG_READ_ONLY = 1
     FLAG_IS_COPIED = 2
 
-# dtype code -> DLPack (type code, bits)
-cdef uint8_t DL_CODE[13]
-cdef uint8_t DL_BITS[13]
-DL_CODE[:] = [kDLBool, kDLInt, kDLInt, kDLInt, kDLInt, kDLUInt, kDLUInt, kDLUInt, kDLUInt,
-              kDLFloat, kDLFloat, kDLComplex, kDLComplex]
-DL_BITS[:] = [8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64, 64, 128]
+# dtype code -> DLPack (type code, bits), from the dtype registry
+cdef uint8_t DL_CODE[NDTYPES]
+cdef uint8_t DL_BITS[NDTYPES]
+for _c in range(NDTYPES):
+    DL_CODE[_c] = _registry.DLPACK_CODE[_c]
+    DL_BITS[_c] = 8 * _registry.ITEMSIZE[_c]
 
 cdef object CPU = _devices.CPU
 
@@ -290,7 +292,7 @@ cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
     cdef char* base = <char*>t.data + t.byte_offset
     # Memory not aligned to the element type is copied (complex: to one part's alignment).
     cdef Storage s = wrap_aligned(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU,
-                                  isz // 2 if code >= 11 else isz)
+                                  isz // 2 if code >= DT_COMPLEX64 else isz)
     return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)
 
 

@@ -3,8 +3,12 @@ from libc.stdint cimport int64_t
 from arrayx._core.layout cimport MAXDIM, Layout
 from arrayx._core.storage cimport Storage
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
+from arrayx._kernels.dtype_codes cimport NDTYPES
+from arrayx._kernels.plans cimport (
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GRAM, PLAN_MAXDIM, Mat, MatmulPlan,
+)
 
-cdef int ITEMSIZE[13]
+cdef int ITEMSIZE[NDTYPES]
 
 cdef struct Operand:
     # One operand of a kernel run: its first element, its element strides over the run's
@@ -51,3 +55,37 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
                               tuple axes)
 cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
                 bint include_initial, object identity)
+
+# Lanes, sets, gathers, fills and products (the backend of the operands' device).
+cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except -1
+cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
+                      bint stable) except -1
+cdef int arg_extreme(Storage s, Layout l, int code, Storage out, bint want_max) except -1
+cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m, int code,
+                      bint right, Storage out) except -1
+cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -1
+cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) except -1
+cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
+                    Storage labels) except -1
+cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
+              Storage out) except -1
+cdef int nonzero(Storage mask, Layout l, list outs) except -1
+cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1
+cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
+                  Storage out) except -2
+cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
+                       const int64_t* rshape, const int64_t* rstrides, Storage out) except -1
+cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd,
+                        const int64_t* rshape, const int64_t* rstrides,
+                        Storage values) except -1
+cdef int64_t count_true(Storage mask, Layout l) except -1
+cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
+                       int64_t row, Storage out) except -1
+cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, int64_t row,
+                     Storage values, bint repeat) except -1
+cdef int progression(Storage out, int code, int64_t n, double complex start,
+                     double complex step) except -1
+cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
+                         int64_t step) except -1
+cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower) except -1
+cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1

@@ -1,10 +1,12 @@
 """The dispatch layer: allocate outputs, coalesce dimensions, guard overlap, call a kernel.
 
 The engine works on ``(Storage, Layout, dtype code)`` triples, never on ``Array``, so that
-``_array`` can import it without a cycle. Every operation that moves or converts data goes
-through ``run``: it coalesces the operands' common iteration space and hands it to the CPU
-driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel from the tables of the
-CPU's ISA level (``arrayx._kernels.cpu.dispatch``).
+``_array`` can import it without a cycle, and it is the only caller of kernels. Elementwise
+passes, casts, folds and scans coalesce the operands' common iteration space and hand it to
+the CPU driver (``arrayx._kernels.cpu.iterate``) with a typed 2-D kernel from the tables of
+the CPU's ISA level (``arrayx._kernels.cpu.dispatch``). Sorts, searches, set runs, gathers and
+scatters, fills and matrix products are entries at the end of this module that pick the
+backend of their operands' device (``arrayx._kernels.cpu.backend`` for the CPU).
 """
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.ref cimport PyObject
@@ -24,11 +26,15 @@ from arrayx._kernels.cpu.dispatch cimport (
     binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, scan_kernel,
     squared_deviations_kernel, total_kernel, unary_kernel, where_kernel,
 )
-from arrayx._kernels.cpu.kernels cimport (
-    FOLD_PROD, FOLD_SUM, fold_init_fn, loop2d_fn, scan_fn, total_fn,
-)
+from arrayx._kernels.cpu cimport backend as cpu
+from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
+from arrayx._kernels.dtype_codes cimport DT_BOOL, NDTYPES
+from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 
-ITEMSIZE[:] = [1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16]
+from arrayx._kernels import dtypes as _registry
+
+for _code in range(NDTYPES):
+    ITEMSIZE[_code] = _registry.ITEMSIZE[_code]
 
 # Kernels over at least this many elements release the GIL while they run; below it, taking
 # the GIL back would cost more than other Python threads could gain.
@@ -739,3 +745,259 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     ops[2] = operand(o, rest, acc, acc)
     run_n(binary_kernel(op, acc), 3, ops, rest.ndim, rest.shape_, rest.size, True)
     return o, ol, acc
+
+
+# --- Lane, set, gather, fill and product entries -------------------------------------------
+# Each entry checks which backend serves its operands' device and calls it; the section
+# modules say what to compute (dtype codes, counts, C-ordered buffers) and never call a kernel
+# themselves. Only the CPU backend exists so far; the CUDA one goes beside it here.
+from arrayx import _devices
+
+cdef object CPU_DEVICE = _devices.CPU
+
+
+cdef inline int backend(Storage s) except -1:
+    """The backend for ``s``'s device: 0, the CPU's (the only one built so far)."""
+    if s.device is CPU_DEVICE or s.device.kind == "cpu":
+        return 0
+    raise ValueError(f"arrayx has no kernels for device {s.device} yet")
+
+
+cdef inline char* at(Storage s, Layout l, int code) noexcept:
+    return s.data + l.offset * ITEMSIZE[code]
+
+
+cdef inline int64_t lane_length(Layout l) noexcept:
+    return l.shape_[l.ndim - 1]
+
+
+cdef inline int64_t lane_count(Layout l) noexcept:
+    cdef int64_t n = l.shape_[l.ndim - 1]
+    return l.size // n if n else 0
+
+
+cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except -1:
+    """Sort each row of the C-contiguous ``l`` (its last axis) in place."""
+    backend(s)
+    cdef char* p = at(s, l, code)
+    cdef int64_t rows = lane_count(l), n = lane_length(l)
+    with nogil:
+        cpu.sort_rows(code, p, rows, n, desc, stable)
+    return 0
+
+
+cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
+                      bint stable) except -1:
+    """The sorting permutation of each row of the C-contiguous ``l`` into int64 ``out``."""
+    backend(s)
+    cdef const char* p = at(s, l, code)
+    cdef int64_t rows = lane_count(l), n = lane_length(l)
+    with nogil:
+        cpu.argsort_rows(code, p, <int64_t*>out.data, rows, n, desc, stable)
+    return 0
+
+
+cdef int arg_extreme(Storage s, Layout l, int code, Storage out, bint want_max) except -1:
+    """The first position of each row's largest (``want_max``) or smallest element of the
+    C-contiguous ``l``, into int64 ``out``."""
+    backend(s)
+    cdef const char* p = at(s, l, code)
+    cdef int64_t rows = lane_count(l), n = lane_length(l)
+    cdef int isz = ITEMSIZE[code]
+    with nogil:
+        cpu.arg_extreme(code, isz, p, <int64_t*>out.data, rows, n, want_max)
+    return 0
+
+
+cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m, int code,
+                      bint right, Storage out) except -1:
+    """Where the ``m`` values of ``v`` go among the ``n`` sorted ones of ``s`` (through the
+    int64 permutation ``sorter`` unless it is None), into int64 ``out``.
+
+    Raises IndexError when ``sorter`` holds an index outside ``[0, n)``.
+    """
+    backend(s)
+    cdef const int64_t* order = NULL
+    cdef int64_t bad
+    if sorter is not None:
+        order = <const int64_t*>sorter.data
+        bad = cpu.first_outside(order, n, n)
+        if bad >= 0:
+            raise IndexError(f"sorter holds an index out of range: {order[bad]}")
+    with nogil:
+        cpu.searchsorted(code, s.data, n, order, v.data, m, right, <int64_t*>out.data)
+    return 0
+
+
+cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -1:
+    """Where each run of equal elements of the ``n`` sorted ones of ``s`` starts (into int64
+    ``starts``); returns how many runs."""
+    backend(s)
+    cdef int64_t groups
+    with nogil:
+        groups = cpu.run_starts(code, s.data, n, <int64_t*>starts.data)
+    return groups
+
+
+cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) except -1:
+    """The length of each of ``groups`` runs, from their ``starts`` among ``n`` elements."""
+    backend(starts)
+    with nogil:
+        cpu.run_lengths(<const int64_t*>starts.data, groups, n, <int64_t*>counts.data)
+    return 0
+
+
+cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
+                    Storage labels) except -1:
+    """For each of ``n`` elements, the index of its run, through the permutation ``order``."""
+    backend(order)
+    with nogil:
+        cpu.run_labels(<const int64_t*>order.data, <const int64_t*>starts.data, groups, n,
+                       <int64_t*>labels.data)
+    return 0
+
+
+cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
+              Storage out) except -1:
+    """Whether each of the ``m`` values occurs among the ``n`` sorted ones of ``table``."""
+    backend(table)
+    with nogil:
+        cpu.isin(code, table.data, n, values.data, m, invert, out.data)
+    return 0
+
+
+cdef int nonzero(Storage mask, Layout l, list outs) except -1:
+    """The positions of the true elements of the C-contiguous bool ``l``, one int64 Storage
+    per dimension in ``outs``."""
+    backend(mask)
+    cdef int64_t* ptrs[MAXDIM]
+    cdef int d
+    for d in range(l.ndim):
+        ptrs[d] = <int64_t*>(<Storage>outs[d]).data
+    cdef const char* p = at(mask, l, DT_BOOL)
+    with nogil:
+        cpu.nonzero_positions(p, l.ndim, l.shape_, ptrs)
+    return 0
+
+
+cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1:
+    """``out[i] = src[idx[i]]`` for ``i < m`` (1-D contiguous; the indices are trusted)."""
+    backend(src)
+    with nogil:
+        cpu.gather(code, src.data, <const int64_t*>idx.data, m, out.data)
+    return 0
+
+
+cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
+                  Storage out) except -2:
+    """``out[i] = x[idx[i]]`` along the 1-D ``l``, each int64 index checked: the first
+    position whose index is out of range, or -1."""
+    backend(s)
+    cdef int isz = ITEMSIZE[code]
+    cdef const char* p = at(s, l, code)
+    cdef const int64_t* ip = <const int64_t*>idx.data + il.offset
+    cdef int64_t n = l.shape_[0], stride = l.strides_[0], m = il.size, bad
+    with nogil:
+        bad = cpu.take(p, n, stride, ip, m, out.data, isz)
+    return bad
+
+
+cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
+                       const int64_t* rshape, const int64_t* rstrides, Storage out) except -1:
+    """The ``nb`` strided blocks (``rshape``, ``rstrides``) at the int64 element offsets
+    ``offs`` of ``src``, packed into the C-contiguous ``out``."""
+    backend(src)
+    with nogil:
+        cpu.gather_blocks(code, src.data, <const int64_t*>offs.data, nb, rnd, rshape,
+                          rstrides, out.data)
+    return 0
+
+
+cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd,
+                        const int64_t* rshape, const int64_t* rstrides,
+                        Storage values) except -1:
+    """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
+    backend(dst)
+    with nogil:
+        cpu.scatter_blocks(code, dst.data, <const int64_t*>offs.data, nb, rnd, rshape,
+                           rstrides, values.data)
+    return 0
+
+
+cdef int64_t count_true(Storage mask, Layout l) except -1:
+    """How many elements of the C-contiguous bool ``l`` are true."""
+    backend(mask)
+    cdef const uint8_t* p = <const uint8_t*>at(mask, l, DT_BOOL)
+    cdef int64_t n = l.size, count
+    with nogil:
+        count = cpu.count_true(p, n)
+    return count
+
+
+cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
+                       int64_t row, Storage out) except -1:
+    """The rows (``row`` elements each) of the C-contiguous ``l`` where the bool ``ml`` is
+    true, packed into ``out``, which has room for one row more than selected."""
+    backend(src)
+    cdef const char* p = at(src, l, code)
+    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
+    cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
+    with nogil:
+        cpu.compress_rows(p, mp, n, row_bytes, out.data)
+    return 0
+
+
+cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, int64_t row,
+                     Storage values, bint repeat) except -1:
+    """The rows of the C-contiguous ``values`` written over the rows of ``l`` where the bool
+    ``ml`` is true (its one row over each of them with ``repeat``)."""
+    backend(dst)
+    cdef char* p = at(dst, l, code)
+    cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
+    cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
+    cdef int64_t step = 0 if repeat else row_bytes
+    with nogil:
+        cpu.expand_rows(p, mp, n, row_bytes, values.data, step)
+    return 0
+
+
+cdef int progression(Storage out, int code, int64_t n, double complex start,
+                     double complex step) except -1:
+    """``out[i] = start + i * step`` for ``i < n`` (the real parts for a real ``code``)."""
+    backend(out)
+    with nogil:
+        cpu.progression(code, out.data, n, start.real, start.imag, step.real, step.imag)
+    return 0
+
+
+cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
+                         int64_t step) except -1:
+    """``out[i] = start + i * step`` for ``i < n`` in integer (or bool) arithmetic."""
+    backend(out)
+    with nogil:
+        cpu.int_progression(code, out.data, n, start, step)
+    return 0
+
+
+cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower) except -1:
+    """Zero the part of each matrix of the C-contiguous ``l`` above diagonal ``k``
+    (``keep_lower``) or below it."""
+    backend(s)
+    cdef int64_t rows = l.shape_[l.ndim - 2], cols = l.shape_[l.ndim - 1]
+    cdef int64_t batch = l.size // (rows * cols) if rows * cols else 0
+    cdef char* p = at(s, l, code)
+    cdef int64_t isz = ITEMSIZE[code]
+    with nogil:
+        cpu.zero_triangle(p, batch, rows, cols, k, keep_lower, isz)
+    return 0
+
+
+cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1:
+    """The product ``plan`` describes, into the C-contiguous ``out`` (dtype ``code``)."""
+    backend(out)
+    if plan.how != MATMUL_BLOCKED:
+        cpu.load_blas()
+    cdef int isz = ITEMSIZE[code]
+    with nogil:
+        cpu.matmul(code, isz, plan, out.data)
+    return 0

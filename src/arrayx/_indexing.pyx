@@ -6,14 +6,17 @@ index arrays (masks turned into their nonzero positions) broadcast together and 
 offsets along their axes; the result's advanced axes go where the index arrays stood when they
 are adjacent, and first otherwise. Every index is checked before anything is read or written.
 """
-from libc.stdint cimport INT64_MAX, int64_t, uint8_t
+from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
-from arrayx._engine cimport ITEMSIZE
-from arrayx._kernels.cpu.iterate cimport take as parallel_take
-from arrayx._kernels.cpu.dispatch cimport gather_blocks_kernel, scatter_blocks_kernel
-from arrayx._kernels.cpu.kernels cimport compress_rows, count_true, expand_rows
+from arrayx._engine cimport (
+    compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
+)
+from arrayx._engine cimport take as engine_take
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_INT8, DT_INT64, DT_UINT64,
+)
 
 import numpy as np
 
@@ -41,11 +44,11 @@ cdef object _as_index(object k):
     except TypeError:
         raise IndexError(f"only integers, slices, ..., None and integer or boolean arrays are "
                          f"valid indices, got {type(k).__name__}") from None
-    if (<Array>a)._code != 0 and not 1 <= (<Array>a)._code <= 8:
+    if (<Array>a)._code != DT_BOOL and not DT_INT8 <= (<Array>a)._code <= DT_UINT64:
         raise IndexError(f"arrays used as indices must be integer or boolean, not {a.dtype}")
     if (<Array>a)._layout.ndim == 0:
-        return bool(a) if (<Array>a)._code == 0 else a.__index__()
-    if (<Array>a)._code == 0 and not (_FLAGS.boolean_indexing and _FLAGS.data_dependent_shapes):
+        return bool(a) if (<Array>a)._code == DT_BOOL else a.__index__()
+    if (<Array>a)._code == DT_BOOL and not (_FLAGS.boolean_indexing and _FLAGS.data_dependent_shapes):
         raise IndexError(_rule("boolean array indexing", "boolean-indexing"))
     return _checked_uint64(<Array>a)
 
@@ -55,12 +58,12 @@ cdef Array _checked_uint64(Array a):
     value int64 offsets cannot (no index that large is in range, and a cast would wrap it to a
     negative index). The copy is what is read later, so user code that runs in between (a
     later key item's ``__len__``) cannot slip such a value back in."""
-    if a._code != 8:
+    if a._code != DT_UINT64:
         return a
     top = int(_max(a)) if a._layout.size else 0
     if top > INT64_MAX:
         raise IndexError(f"index {top} is out of bounds for any array")
-    return contiguous_copy(a, 4)
+    return contiguous_copy(a, DT_INT64)
 
 
 cdef tuple _resolve(Array a, object key):
@@ -76,7 +79,7 @@ cdef tuple _resolve(Array a, object key):
     consumed = 0
     for k in items:
         if isinstance(k, Array):
-            consumed += (<Array>k)._layout.ndim if (<Array>k)._code == 0 else 1
+            consumed += (<Array>k)._layout.ndim if (<Array>k)._code == DT_BOOL else 1
         elif k is not None and k is not Ellipsis and not isinstance(k, bool):
             consumed += 1
     if consumed > ndim:
@@ -107,7 +110,7 @@ cdef tuple _resolve(Array a, object key):
             basic.append(slice(None))
             arrays.append(asarray(k, dtype="int64"))
             dim += 1
-        elif isinstance(k, Array) and (<Array>k)._code == 0:
+        elif isinstance(k, Array) and (<Array>k)._code == DT_BOOL:
             for i in range((<Array>k)._layout.ndim):
                 # An empty mask axis selects nothing, whatever the array's size (as NumPy).
                 if k.shape[i] != a.shape[dim + i] and k.shape[i] != 0:
@@ -145,7 +148,7 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
     cdef int64_t n = first._layout.size
     cdef int64_t shape[1]
     shape[0] = n
-    cdef Array offs = new_array(contiguous(1, shape), 4, device, True)
+    cdef Array offs = new_array(contiguous(1, shape), DT_INT64, device, True)
     cdef int64_t* o = <int64_t*>offs._storage.data
     cdef Array idx
     cdef int64_t* ip
@@ -155,8 +158,8 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
         o[i] = view.offset
     for k in range(len(arrays)):
         idx = arrays[k]
-        if not (idx._code == 4 and idx._layout.c_contiguous and idx._layout.ndim <= 1):
-            idx = contiguous_copy(idx, 4)
+        if not (idx._code == DT_INT64 and idx._layout.c_contiguous and idx._layout.ndim <= 1):
+            idx = contiguous_copy(idx, DT_INT64)
         ip = <int64_t*>idx._storage.data + idx._layout.offset
         p = positions[k]
         size = view.shape_[p]
@@ -203,7 +206,7 @@ cdef Array _leading_mask(Array a, object key):
     C-contiguous ``a`` (the case the compress kernels serve), else None."""
     if isinstance(key, tuple) and len(key) == 1:
         key = key[0]
-    if not isinstance(key, Array) or (<Array>key)._code != 0 or not a._layout.c_contiguous:
+    if not isinstance(key, Array) or (<Array>key)._code != DT_BOOL or not a._layout.c_contiguous:
         return None
     cdef Array m = <Array>key
     cdef int k = m._layout.ndim
@@ -211,11 +214,7 @@ cdef Array _leading_mask(Array a, object key):
         return None
     if not (_FLAGS.boolean_indexing and _FLAGS.data_dependent_shapes):
         raise IndexError(_rule("boolean array indexing", "boolean-indexing"))
-    return m if m._layout.c_contiguous else contiguous_copy(m, 0)
-
-
-cdef inline const uint8_t* _mask_bytes(Array m) noexcept nogil:
-    return <const uint8_t*>m._storage.data + m._layout.offset
+    return m if m._layout.c_contiguous else contiguous_copy(m, DT_BOOL)
 
 
 cdef Array _compress(Array a, Array m):
@@ -228,17 +227,12 @@ cdef Array _compress(Array a, Array m):
     for i in range(k, a._layout.ndim):
         shape[i - k + 1] = a._layout.shape_[i]
         row *= a._layout.shape_[i]
-    cdef int64_t count
-    with nogil:
-        count = count_true(_mask_bytes(m), n)
+    cdef int64_t count = count_true(m._storage, m._layout)
     # One row more than selected: the branch-free kernel stores past the last selected row.
     shape[0] = count + 1
     cdef int nd = a._layout.ndim - k + 1
     cdef Array out = new_array(contiguous(nd, shape), a._code, a._storage.device)
-    cdef int64_t isz = ITEMSIZE[a._code]
-    cdef const char* src = a._storage.data + a._layout.offset * isz
-    with nogil:
-        compress_rows(src, _mask_bytes(m), n, row * isz, out._storage.data)
+    compress_rows(a._storage, a._layout, a._code, m._storage, m._layout, row, out._storage)
     shape[0] = count
     return wrap(out._storage, contiguous(nd, shape), a._code)
 
@@ -261,9 +255,7 @@ def getitem(Array a, key) -> Array:
     cdef int64_t nb = o._layout.size
     cdef int rnd = len(rest)
     if out._layout.size:
-        with nogil:
-            gather_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
-                                          rshape, rstrides, out._storage.data)
+        gather_blocks(a._storage, a._code, o._storage, nb, rnd, rshape, rstrides, out._storage)
     order = _final_order(len(bshape), rest, positions, adjacent)
     return out if order is None else permute_dims(out, order)
 
@@ -276,8 +268,8 @@ cdef Array _value_array(Array a, object value):
         return <Array>value
     if isinstance(value, (bool, int, float, complex)):
         from arrayx._array import _scalar_array
-        if isinstance(value, complex) and a._code < 11 or isinstance(value, float) and \
-                a._code < 9:
+        if isinstance(value, complex) and a._code < DT_COMPLEX64 or isinstance(value, float) and \
+                a._code < DT_FLOAT32:
             raise TypeError(f"cannot assign {value!r} into a {a.dtype} array")
         return _scalar_array(value, a.dtype, a.device)
     raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array")
@@ -289,20 +281,16 @@ cdef int _expand(Array a, Array m, Array v) except -1:
     cdef int k = m._layout.ndim
     cdef int64_t n = m._layout.size
     rest = a.shape[k:]
-    cdef int64_t count
-    with nogil:
-        count = count_true(_mask_bytes(m), n)
+    cdef int64_t count = count_true(m._storage, m._layout)
     v = broadcast_to(v, (count,) + rest)
-    cdef int64_t step = 0 if count < 2 or v._layout.strides_[0] == 0 else 1
-    v = contiguous_copy(v[0] if step == 0 and count else v, a._code)
-    cdef int64_t isz = ITEMSIZE[a._code]
-    cdef int64_t row_bytes = isz
+    cdef bint repeat = count < 2 or v._layout.strides_[0] == 0
+    v = contiguous_copy(v[0] if repeat and count else v, a._code)
+    cdef int64_t row = 1
     for d in rest:
-        row_bytes *= d
-    cdef char* dst = a._storage.data + a._layout.offset * isz
+        row *= d
     if v._layout.size:
-        with nogil:
-            expand_rows(dst, _mask_bytes(m), n, row_bytes, v._storage.data, step * row_bytes)
+        expand_rows(a._storage, a._layout, a._code, m._storage, m._layout, row, v._storage,
+                    repeat)
     return 0
 
 
@@ -328,9 +316,7 @@ def setitem(Array a, key, value) -> None:
     cdef int64_t nb = o._layout.size
     cdef int rnd = len(rest)
     if v._layout.size:
-        with nogil:
-            scatter_blocks_kernel(a._code)(a._storage.data, <int64_t*>o._storage.data, nb, rnd,
-                                           rshape, rstrides, v._storage.data)
+        scatter_blocks(a._storage, a._code, o._storage, nb, rnd, rshape, rstrides, v._storage)
 
 
 def take(x, indices, /, *, axis=None) -> Array:
@@ -378,7 +364,7 @@ def take(x, indices, /, *, axis=None) -> Array:
     if (<Array>indices)._layout.ndim != 1:
         raise ValueError("take's indices must be 1-D")
     ax = normalize_axis(axis, x.ndim)
-    if x.ndim == 1 and 1 <= (<Array>indices)._code <= 8:
+    if x.ndim == 1 and DT_INT8 <= (<Array>indices)._code <= DT_UINT64:
         return _take_1d(<Array>x, <Array>indices)
     return getitem(x, (slice(None),) * ax + (indices,))
 
@@ -386,19 +372,15 @@ def take(x, indices, /, *, axis=None) -> Array:
 cdef Array _take_1d(Array a, Array indices):
     """``take`` from a 1-D array: one checked gather pass."""
     cdef Array idx = _checked_uint64(indices)
-    if not (idx._code == 4 and idx._layout.c_contiguous):
-        idx = contiguous_copy(idx, 4)
+    if not (idx._code == DT_INT64 and idx._layout.c_contiguous):
+        idx = contiguous_copy(idx, DT_INT64)
     cdef int64_t m = idx._layout.size
     cdef Array out = new_array(contiguous(1, &m), a._code, a._storage.device)
-    cdef int isz = ITEMSIZE[a._code]
-    cdef const char* src = a._storage.data + a._layout.offset * isz
-    cdef const int64_t* ip = <const int64_t*>idx._storage.data + idx._layout.offset
-    cdef int64_t n = a._layout.shape_[0]
-    cdef int64_t bad
-    with nogil:
-        bad = parallel_take(src, n, a._layout.strides_[0], ip, m, out._storage.data, isz)
+    cdef int64_t bad = engine_take(a._storage, a._layout, a._code, idx._storage, idx._layout,
+                                   out._storage)
     if bad >= 0:
-        raise IndexError(f"index {ip[bad]} is out of bounds for axis 0 with size {n}")
+        raise IndexError(f"index {int(idx[bad])} is out of bounds for axis 0 with size "
+                         f"{a._layout.shape_[0]}")
     return out
 
 

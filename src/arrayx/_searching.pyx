@@ -1,13 +1,14 @@
-"""Searching functions: where."""
+"""Searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted, where."""
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport contiguous, normalize_axis
-from arrayx._engine cimport ITEMSIZE
+from arrayx._engine cimport arg_extreme, nonzero as engine_nonzero
+from arrayx._engine cimport searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where
-from arrayx._kernels.cpu.iterate cimport arg_extreme
-from arrayx._kernels.cpu.dispatch cimport argextreme_kernel
-from arrayx._kernels.cpu.kernels cimport argextreme_fn, nonzero_positions, searchsorted_kernel
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+)
 
 from arrayx._manipulation import expand_dims, moveaxis, reshape
 from arrayx._statistical import sum as _sum
@@ -80,7 +81,7 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
     if not isinstance(x, Array):
         raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
     cdef Array a = <Array>x
-    if a._code == 0 or a._code >= 11:
+    if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
     if a._layout.size == 0:
         raise ValueError(f"{name} of an empty array has no position")
@@ -88,19 +89,9 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
         a, normalize_axis(axis, a._layout.ndim), -1)
     if not work._layout.c_contiguous:
         work = contiguous_copy(work, work._code)
-    cdef int64_t n = work._layout.shape_[work._layout.ndim - 1]
-    cdef int64_t rows = work._layout.size // n
-    cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), 4,
+    cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), DT_INT64,
                                a._storage.device)
-    cdef argextreme_fn fn = argextreme_kernel(work._code)
-    cdef int isz = ITEMSIZE[work._code]
-    cdef const char* data = work._storage.data + work._layout.offset * isz
-    cdef int64_t* o = <int64_t*>out._storage.data
-    with nogil:
-        if rows == 1:
-            o[0] = arg_extreme(fn, data, n, isz, want_max)
-        else:
-            fn(data, o, rows, n, want_max)
+    arg_extreme(work._storage, work._layout, work._code, out._storage, want_max)
     if keepdims:
         if axis is None:
             return reshape(out, (1,) * a._layout.ndim)
@@ -248,19 +239,12 @@ def nonzero(x, /) -> tuple:
     cdef Array a = <Array>x
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
-    cdef Array mask = contiguous_copy(a != 0, 0)
+    cdef Array mask = contiguous_copy(a != 0, DT_BOOL)
     cdef int64_t count = int(_sum(mask, dtype=_dtypes.int64))
     cdef int64_t size[1]
     size[0] = count
-    outs = [new_array(contiguous(1, size), 4, a._storage.device) for _ in range(a.ndim)]
-    cdef int64_t* ptrs[64]
-    cdef Array o
-    for d in range(a._layout.ndim):
-        o = outs[d]
-        ptrs[d] = <int64_t*>o._storage.data
-    with nogil:
-        nonzero_positions(mask._storage.data, a._layout.ndim, a._layout.shape_,
-                          ptrs)
+    outs = [new_array(contiguous(1, size), DT_INT64, a._storage.device) for _ in range(a.ndim)]
+    engine_nonzero(mask._storage, mask._layout, [(<Array>o)._storage for o in outs])
     return tuple(outs)
 
 
@@ -311,22 +295,16 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     cdef Array s = contiguous_copy(a, code)
     cdef Array v = contiguous_copy(<Array>x2, code)
     cdef Array order
-    cdef const int64_t* sorter_ptr = NULL
+    order_storage = None
     if sorter is not None:
-        if not isinstance(sorter, Array) or (<Array>sorter)._code not in (1, 2, 3, 4):
+        if not isinstance(sorter, Array) or (<Array>sorter)._code not in (DT_INT8, DT_INT16, DT_INT32, DT_INT64):
             raise TypeError("sorter must be an array of signed integers")
-        order = contiguous_copy(<Array>sorter, 4)
+        order = contiguous_copy(<Array>sorter, DT_INT64)
         if order._layout.size != a._layout.size:
             raise ValueError("sorter must have x1's length")
-        for i in range(order._layout.size):
-            if not 0 <= (<int64_t*>order._storage.data)[i] < a._layout.size:
-                raise IndexError("sorter holds an index out of range")
-        sorter_ptr = <const int64_t*>order._storage.data
-    cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), 4,
+        order_storage = order._storage
+    cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), DT_INT64,
                                a._storage.device)
-    cdef bint right = side == "right"
-    with nogil:
-        searchsorted_kernel(code)(s._storage.data, s._layout.size, sorter_ptr,
-                                  v._storage.data, v._layout.size, right,
-                                  <int64_t*>out._storage.data)
+    engine_searchsorted(s._storage, s._layout.size, order_storage, v._storage, v._layout.size,
+                        code, side == "right", out._storage)
     return out

@@ -11,8 +11,9 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous
-from arrayx._kernels.cpu.kernels cimport (
-    argsort_kernel, gather_kernel, isin_kernel, run_starts_kernel, sort_kernel,
+from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT64
+from arrayx._engine cimport (
+    argsort_rows, gather, isin as engine_isin, run_labels, run_lengths, run_starts, sort_rows,
 )
 
 from arrayx import _dtypes
@@ -41,66 +42,43 @@ cdef Array _flat(Array a):
 cdef Array _sorted(Array a):
     """The elements of ``a`` in ascending order (1-D)."""
     cdef Array flat = _flat(a)
-    with nogil:
-        sort_kernel(flat._code)(flat._storage.data, 1, flat._layout.size, False, True)
+    sort_rows(flat._storage, flat._layout, flat._code, False, True)
     return flat
 
 
 cdef Array _order(Array flat):
     """The stable ascending sorting permutation of the 1-D contiguous ``flat``."""
-    cdef int64_t n = flat._layout.size
-    cdef Array order = _vector(n, 4, flat._storage.device)
-    with nogil:
-        argsort_kernel(flat._code)(flat._storage.data, <int64_t*>order._storage.data, 1, n,
-                                   False, True)
+    cdef Array order = _vector(flat._layout.size, DT_INT64, flat._storage.device)
+    argsort_rows(flat._storage, flat._layout, flat._code, order._storage, False, True)
     return order
 
 
 cdef Array _gather(Array src, Array idx, int64_t m):
     """``src[idx[:m]]`` for 1-D contiguous ``src`` and int64 ``idx``."""
     cdef Array out = _vector(m, src._code, src._storage.device)
-    with nogil:
-        gather_kernel(src._code)(src._storage.data, <int64_t*>idx._storage.data, m,
-                                 out._storage.data)
+    gather(src._storage, src._code, idx._storage, m, out._storage)
     return out
 
 
 cdef tuple _runs(Array ordered):
     """(where each run of equal elements of the ascending ``ordered`` starts, how many runs)."""
     cdef int64_t n = ordered._layout.size
-    cdef Array starts = _vector(n, 4, ordered._storage.device)
-    cdef int64_t groups
-    with nogil:
-        groups = run_starts_kernel(ordered._code)(ordered._storage.data, n,
-                                                  <int64_t*>starts._storage.data)
-    return starts, groups
+    cdef Array starts = _vector(n, DT_INT64, ordered._storage.device)
+    return starts, run_starts(ordered._storage, n, ordered._code, starts._storage)
 
 
 cdef Array _counts(Array starts, int64_t groups, int64_t n):
     """The length of each of the ``groups`` runs starting at ``starts`` among ``n`` elements."""
-    cdef Array counts = _vector(groups, 4, starts._storage.device)
-    cdef int64_t* st = <int64_t*>starts._storage.data
-    cdef int64_t* cnt = <int64_t*>counts._storage.data
-    cdef int64_t k
-    with nogil:
-        for k in range(groups):
-            cnt[k] = (st[k + 1] if k + 1 < groups else n) - st[k]
+    cdef Array counts = _vector(groups, DT_INT64, starts._storage.device)
+    run_lengths(starts._storage, groups, n, counts._storage)
     return counts
 
 
 cdef Array _inverse(Array order, Array starts, int64_t groups):
     """For each element, the index of its run, through the sorting permutation ``order``."""
     cdef int64_t n = order._layout.size
-    cdef Array inverse = _vector(n, 4, order._storage.device)
-    cdef int64_t* st = <int64_t*>starts._storage.data
-    cdef int64_t* od = <int64_t*>order._storage.data
-    cdef int64_t* inv = <int64_t*>inverse._storage.data
-    cdef int64_t k, i, end
-    with nogil:
-        for k in range(groups):
-            end = st[k + 1] if k + 1 < groups else n
-            for i in range(st[k], end):
-                inv[od[i]] = k
+    cdef Array inverse = _vector(n, DT_INT64, order._storage.device)
+    run_labels(order._storage, starts._storage, groups, n, inverse._storage)
     return inverse
 
 
@@ -260,10 +238,8 @@ def isin(x1, x2, /, *, invert=False) -> Array:
     cdef int code = code_of(_dtypes.result_type(a, b))
     cdef Array values = contiguous_copy(a, code)
     cdef Array table = contiguous_copy(sort(reshape(contiguous_copy(b, code), (-1,))), code)
-    cdef Array out = new_array(contiguous(a._layout.ndim, a._layout.shape_), 0,
+    cdef Array out = new_array(contiguous(a._layout.ndim, a._layout.shape_), DT_BOOL,
                                a._storage.device)
-    cdef bint inv = invert
-    with nogil:
-        isin_kernel(code)(table._storage.data, table._layout.size, values._storage.data,
-                          values._layout.size, inv, out._storage.data)
+    engine_isin(table._storage, table._layout.size, values._storage, values._layout.size, code,
+                invert, out._storage)
     return out

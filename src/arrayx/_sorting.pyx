@@ -1,9 +1,8 @@
-"""Sorting functions: sort, argsort (std::sort / std::stable_sort over lanes)."""
-from libc.stdint cimport int64_t
-
+"""Sorting functions: sort, argsort, on the rows of a C-ordered copy with the axis last."""
 from arrayx._array cimport Array, as_array, contiguous_copy, new_array
 from arrayx._core.layout cimport contiguous, normalize_axis
-from arrayx._kernels.cpu.kernels cimport argsort_kernel, sort_kernel
+from arrayx._engine cimport argsort_rows, sort_rows
+from arrayx._kernels.dtype_codes cimport DT_INT64
 
 from arrayx._manipulation import moveaxis
 
@@ -63,11 +62,7 @@ def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     cdef Array a = _arr(x, "sort")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
     cdef Array work = lanes(a, ax)
-    cdef int64_t n = work._layout.shape_[work._layout.ndim - 1]
-    cdef int64_t rows = work._layout.size // n if n else 0
-    cdef bint desc = descending, stab = stable
-    with nogil:
-        sort_kernel(work._code)(work._storage.data, rows, n, desc, stab)
+    sort_rows(work._storage, work._layout, work._code, descending, stable)
     return moveaxis(work, -1, ax)
 
 
@@ -113,12 +108,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     cdef Array a = _arr(x, "argsort")
     cdef int ax = normalize_axis(axis, a._layout.ndim)
     cdef Array work = lanes(a, ax)
-    cdef Array out = new_array(contiguous(work._layout.ndim, work._layout.shape_), 4,
+    cdef Array out = new_array(contiguous(work._layout.ndim, work._layout.shape_), DT_INT64,
                                a._storage.device)
-    cdef int64_t n = work._layout.shape_[work._layout.ndim - 1]
-    cdef int64_t rows = work._layout.size // n if n else 0
-    cdef bint desc = descending, stab = stable
-    with nogil:
-        argsort_kernel(work._code)(work._storage.data, <int64_t*>out._storage.data, rows, n,
-                                   desc, stab)
+    argsort_rows(work._storage, work._layout, work._code, out._storage, descending, stable)
     return moveaxis(out, -1, ax)

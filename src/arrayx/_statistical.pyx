@@ -2,6 +2,10 @@
 from arrayx._array cimport Array, as_array, code_of, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
 from arrayx._engine cimport fold, scan, squared_deviations
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT64, DT_UINT8, DT_UINT64,
+)
+from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM
 
 from arrayx._engine import BINARY_NAMES
 
@@ -11,7 +15,6 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
 ]
 
-cdef int FOLD_SUM = 0, FOLD_PROD = 1, FOLD_MAX = 2, FOLD_MIN = 3
 cdef int ADD = BINARY_NAMES.index("add"), MULTIPLY = BINARY_NAMES.index("multiply")
 
 
@@ -24,10 +27,10 @@ cdef int _sum_code(int code, object dtype, str name) except -1:
     """
     if dtype is not None:
         return code_of(dtype)
-    if code <= 4:
-        return 4
-    if 5 <= code <= 8:
-        return 8
+    if code <= DT_INT64:
+        return DT_INT64
+    if DT_UINT8 <= code <= DT_UINT64:
+        return DT_UINT64
     return code
 
 
@@ -114,7 +117,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
 cdef Array _extreme(int op, object x, object axis, bint keepdims, str name):
     cdef Array a = as_array(x, name)
     axes = reduction_axes(axis, a._layout.ndim)
-    if a._code == 0 or a._code >= 11:
+    if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
     for i in axes:
         if a._layout.shape_[i] == 0:
@@ -235,7 +238,7 @@ def mean(x, /, *, axis=None, keepdims=False) -> Array:
     Array([1.5, 4.5], dtype=float64)
     """
     cdef Array a = as_array(x, "mean")
-    if a._code < 9:
+    if a._code < DT_FLOAT32:
         raise TypeError(f"mean takes a floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
     total = _fold(FOLD_SUM, a, axes, a._code, keepdims)
@@ -280,7 +283,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     Array(1.66666667, dtype=float64)
     """
     cdef Array a = as_array(x, "var")
-    if a._code not in (9, 10):
+    if a._code not in (DT_FLOAT32, DT_FLOAT64):
         raise TypeError(f"var takes a real floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
     n = _count(a, axes)

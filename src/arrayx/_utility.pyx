@@ -1,7 +1,9 @@
-"""Utility functions: all, any."""
+"""Utility functions: all, any, diff."""
 from arrayx._array cimport Array, as_array, wrap
 from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
 from arrayx._engine cimport fold
+from arrayx._kernels.dtype_codes cimport DT_BOOL
+from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN
 
 from arrayx._array import apply_binary
 from arrayx._manipulation import concat
@@ -9,19 +11,16 @@ from arrayx._manipulation import concat
 
 __all__ = ["all", "any", "diff"]
 
-# Folds over bool: min is "all", max is "any" (ax_reduce.hpp).
-cdef int FOLD_MAX = 2, FOLD_MIN = 3
-
-
 
 cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, str name):
+    # Folds over bool: min is "all", max is "any" (ax_reduce.hpp).
     if not isinstance(x, Array):
         raise TypeError(f"{name} expects an arrayx array, got {type(x).__name__}")
     cdef Array a = <Array>x
     axes = reduction_axes(axis, a._layout.ndim)
-    if a._code != 0:
+    if a._code != DT_BOOL:
         a = a != 0
-    s, L, c = fold(op, a._storage, a._layout, 0, 0, axes)
+    s, L, c = fold(op, a._storage, a._layout, DT_BOOL, DT_BOOL, axes)
     if not keepdims:
         L = squeeze(L, axes)
     return wrap(s, L, c)
@@ -149,7 +148,7 @@ def diff(x, /, n=1, axis=-1, *, prepend=None, append=None) -> Array:
         parts.append(as_array(append, "diff"))
     if len(parts) > 1:
         a = concat(parts, axis=ax)
-    op = "not_equal" if a._code == 0 else "subtract"
+    op = "not_equal" if a._code == DT_BOOL else "subtract"
     head = [slice(None)] * a._layout.ndim
     tail = [slice(None)] * a._layout.ndim
     head[ax] = slice(1, None)

@@ -1,8 +1,8 @@
 """LAPACK factorisations without the GIL: LU (with the solves and inverses built on it),
 Cholesky, the Hermitian eigenproblem and the SVD.
 
-LAPACK comes from the OpenBLAS NumPy itself calls (``_blas``), the library of ``matmul``'s
-BLAS. LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
+LAPACK comes from the OpenBLAS NumPy itself calls (``arrayx._kernels.blas``), the library of
+``matmul``'s BLAS. LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
 LAPACK's transpose, and each routine is asked for what the transpose gives directly:
 
 - LU: the factors of ``A.T``, which has the determinant of ``A``; ``solve`` asks ``getrs``
@@ -28,17 +28,12 @@ from libc.string cimport memcpy, memset
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport ITEMSIZE
-from arrayx.linalg._blas cimport Lapack, blas_int, lapack
+from arrayx._kernels.blas cimport Lapack, blas_int, lapack
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
-
-cdef enum:
-    FLOAT32 = 9
-    FLOAT64 = 10
-    COMPLEX64 = 11
-    COMPLEX128 = 12
 
 cdef int64_t INT_MAX = 2147483647
 cdef const Lapack* LAPACK = lapack()
@@ -48,7 +43,7 @@ cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogi
     """LU of the n x n column-major ``a`` in place; LAPACK's ``info``."""
     cdef blas_int info = 0
     cdef blas_int lda = n if n > 1 else 1
-    LAPACK.getrf[code - FLOAT32](&n, &n, a, &lda, ipiv, &info)
+    LAPACK.getrf[code - DT_FLOAT32](&n, &n, a, &lda, ipiv, &info)
     return info
 
 
@@ -57,19 +52,19 @@ cdef void getrs(int code, char trans, blas_int n, blas_int nrhs, char* lu, blas_
     """Solve with ``getrf``'s factors for the ``nrhs`` column-major columns of ``b``."""
     cdef blas_int info = 0
     cdef blas_int ld = n if n > 1 else 1
-    LAPACK.getrs[code - FLOAT32](&trans, &n, &nrhs, lu, &ld, ipiv, b, &ld, &info)
+    LAPACK.getrs[code - DT_FLOAT32](&trans, &n, &nrhs, lu, &ld, ipiv, b, &ld, &info)
 
 
 cdef void put_one(int code, char* p, bint negative) noexcept nogil:
     """Write 1 (or -1) of dtype ``code`` at ``p``."""
     cdef double v = -1.0 if negative else 1.0
-    if code == FLOAT32 or code == COMPLEX64:
+    if code == DT_FLOAT32 or code == DT_COMPLEX64:
         (<float*>p)[0] = <float>v
-        if code == COMPLEX64:
+        if code == DT_COMPLEX64:
             (<float*>p)[1] = 0
     else:
         (<double*>p)[0] = v
-        if code == COMPLEX128:
+        if code == DT_COMPLEX128:
             (<double*>p)[1] = 0
 
 
@@ -81,7 +76,7 @@ cdef int square_side(Array x, str name) except -1:
     if x._layout.shape_[nd - 1] > INT_MAX:
         raise ValueError(f"{name}: matrices of side {x._layout.shape_[nd - 1]} are beyond "
                          f"LAPACK's int")
-    if not FLOAT32 <= x._code <= COMPLEX128:
+    if not DT_FLOAT32 <= x._code <= DT_COMPLEX128:
         raise TypeError(f"{name} needs a floating-point array, got {x.dtype}")
     return <int>x._layout.shape_[nd - 1]
 
@@ -95,7 +90,7 @@ cdef int matrix_dims(Array x, str name, int* m, int* n) except -1:
     cdef int64_t m64 = x._layout.shape_[nd - 2], n64 = x._layout.shape_[nd - 1]
     if m64 < 1 or n64 < 1 or m64 > INT_MAX or n64 > INT_MAX or m64 * n64 > INT_MAX:
         raise ValueError(f"{name}: matrices of shape ({m64}, {n64}) are beyond this path")
-    if not FLOAT32 <= x._code <= COMPLEX128:
+    if not DT_FLOAT32 <= x._code <= DT_COMPLEX128:
         raise TypeError(f"{name} needs a floating-point array, got {x.dtype}")
     m[0] = <int>m64
     n[0] = <int>n64
@@ -254,7 +249,7 @@ def inv(Array x) -> Array:
 cdef blas_int potrf(int code, char uplo, blas_int n, char* a) noexcept nogil:
     cdef blas_int info = 0
     cdef blas_int lda = n if n > 1 else 1
-    LAPACK.potrf[code - FLOAT32](&uplo, &n, a, &lda, &info)
+    LAPACK.potrf[code - DT_FLOAT32](&uplo, &n, a, &lda, &info)
     return info
 
 
@@ -309,12 +304,12 @@ def cholesky(Array x, bint upper) -> Array:
 
 
 cdef inline int real_code(int code) noexcept nogil:
-    return FLOAT32 if code == FLOAT32 or code == COMPLEX64 else FLOAT64
+    return DT_FLOAT32 if code == DT_FLOAT32 or code == DT_COMPLEX64 else DT_FLOAT64
 
 
 cdef int64_t work_size(int code, const char* p) noexcept nogil:
     """A workspace size LAPACK wrote as a (real part of a) float of ``code``'s precision."""
-    if real_code(code) == FLOAT32:
+    if real_code(code) == DT_FLOAT32:
         return <int64_t>(<const float*>p)[0] + 1
     return <int64_t>(<const double*>p)[0] + 1
 
@@ -333,11 +328,11 @@ cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
     cdef blas_int info = 0
     cdef blas_int lda = n if n > 1 else 1
     cdef char uplo = b"U"
-    if code < COMPLEX64:
-        LAPACK.syevd[code - FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
+    if code < DT_COMPLEX64:
+        LAPACK.syevd[code - DT_FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
                                      &info)
     else:
-        LAPACK.heevd[code - COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
+        LAPACK.heevd[code - DT_COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
                                        &lrwork, iwork, &liwork, &info)
     return info
 
@@ -386,7 +381,7 @@ def eigh(Array x, bint vectors) -> tuple:
     if batches:
         evd(code, jobz, n, pa, pw, q_work, -1, q_rwork, -1, &q_iwork, -1)
         lwork = <int>work_size(code, q_work)
-        lrwork = <int>work_size(code, q_rwork) if code >= COMPLEX64 else 1
+        lrwork = <int>work_size(code, q_rwork) if code >= DT_COMPLEX64 else 1
         liwork = q_iwork if q_iwork > 0 else 1
         try:
             work = work_alloc(lwork, ITEMSIZE[code])
@@ -412,11 +407,11 @@ cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* 
                     char* rwork, blas_int* iwork) noexcept nogil:
     cdef blas_int info = 0
     cdef blas_int lda = m if m > 1 else 1
-    if code < COMPLEX64:
-        LAPACK.gesdd_real[code - FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
+    if code < DT_COMPLEX64:
+        LAPACK.gesdd_real[code - DT_FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
                                           &lwork, iwork, &info)
     else:
-        LAPACK.gesdd_complex[code - COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
+        LAPACK.gesdd_complex[code - DT_COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
                                                work, &lwork, rwork, iwork, &info)
     return info
 
@@ -488,7 +483,7 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     cdef int lwork
     try:
         iwork = <blas_int*>work_alloc(8 * <int64_t>k, sizeof(blas_int))
-        rwork = work_alloc(lrwork if code >= COMPLEX64 else 1, ITEMSIZE[rcode])
+        rwork = work_alloc(lrwork if code >= DT_COMPLEX64 else 1, ITEMSIZE[rcode])
         gesdd(code, jobz, n, m, pa, ps, pvh, ld_lu, pu, ld_lvt, q_work, -1, rwork, iwork)
         lwork = <int>work_size(code, q_work)
         work = work_alloc(lwork, isz)
@@ -513,7 +508,7 @@ cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* 
                     blas_int lwork) noexcept nogil:
     cdef blas_int info = 0
     cdef blas_int lda = m if m > 1 else 1
-    LAPACK.geqrf[code - FLOAT32](&m, &n, a, &lda, tau, work, &lwork, &info)
+    LAPACK.geqrf[code - DT_FLOAT32](&m, &n, a, &lda, tau, work, &lwork, &info)
     return info
 
 
@@ -522,7 +517,7 @@ cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char*
     """``Q``'s first ``n`` columns from ``geqrf``'s reflectors (``ungqr`` for complex)."""
     cdef blas_int info = 0
     cdef blas_int lda = m if m > 1 else 1
-    LAPACK.orgqr[code - FLOAT32](&m, &n, &k, a, &lda, tau, work, &lwork, &info)
+    LAPACK.orgqr[code - DT_FLOAT32](&m, &n, &k, a, &lda, tau, work, &lwork, &info)
     return info
 
 
@@ -608,23 +603,23 @@ cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi,
     cdef blas_int info = 0
     cdef blas_int ld = n if n > 1 else 1
     cdef char jobvl = b"N"
-    if code < COMPLEX64:
-        LAPACK.geev_real[code - FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
+    if code < DT_COMPLEX64:
+        LAPACK.geev_real[code - DT_FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
                                          work, &lwork, &info)
     else:
-        LAPACK.geev_complex[code - COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
+        LAPACK.geev_complex[code - DT_COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
                                               work, &lwork, rwork, &info)
     return info
 
 
 cdef inline double get_real(int code, const char* p, int64_t i) noexcept nogil:
-    if code == FLOAT32:
+    if code == DT_FLOAT32:
         return (<const float*>p)[i]
     return (<const double*>p)[i]
 
 
 cdef inline void put_complex(int ccode, char* p, int64_t i, double re, double im) noexcept nogil:
-    if ccode == COMPLEX64:
+    if ccode == DT_COMPLEX64:
         (<float*>p)[2 * i] = <float>re
         (<float*>p)[2 * i + 1] = <float>im
     else:
@@ -680,8 +675,8 @@ def eig(Array x, bint vectors) -> tuple:
     """
     cdef int n = square_side(x, "eig")
     cdef int code = x._code
-    cdef int ccode = COMPLEX64 if real_code(code) == FLOAT32 else COMPLEX128
-    cdef bint real = code < COMPLEX64
+    cdef int ccode = DT_COMPLEX64 if real_code(code) == DT_FLOAT32 else DT_COMPLEX128
+    cdef bint real = code < DT_COMPLEX64
     cdef Array at = contiguous_copy(<Array>x.mT, code)
     cdef Layout L = at._layout
     cdef Array w = new_array(contiguous(L.ndim - 1, L.shape_), ccode, x._storage.device)

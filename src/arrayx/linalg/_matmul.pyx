@@ -5,49 +5,28 @@ which reads strided vectors as they lie; gemm of a 1 x 1 result is many times sl
 
 Operands are never copied to change their memory order: a matrix whose rows or whose columns
 are contiguous (``A`` or ``A.mT`` of a C-contiguous array) goes to gemm as is, with a transpose
-flag. Only operands with no unit stride (or negative strides) are copied first. Batches are
-broadcast and looped here, without the GIL.
+flag. Only operands with no unit stride (or negative strides) are copied first. This module
+plans the product (operand layouts, broadcast batches, which of dot, syrk, gemm or the blocked
+kernel); the engine runs it on the operands' device, without the GIL.
 """
-from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
-from arrayx._engine cimport ITEMSIZE, promote_codes
-from arrayx._kernels.cpu.iterate cimport threads_now
-from arrayx.linalg._blas cimport Lapack, blas_int, lapack
+from arrayx._engine cimport (
+    ITEMSIZE, MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GRAM, Mat, MatmulPlan,
+    promote_codes,
+)
+from arrayx._engine cimport matmul as engine_matmul
+from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
 
-cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
-    ctypedef void (*matmul_fn)(const char* a, int64_t as0, int64_t as1, const char* b,
-                               int64_t bs0, char* c, int64_t m, int64_t n, int64_t k)
-    matmul_fn matmul_kernel(int code)
-    ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
-    mirror_fn mirror_kernel(int code)
-
 __all__ = ["matmul"]
-
-cdef enum:
-    FLOAT32 = 9
-    FLOAT64 = 10
-    COMPLEX64 = 11
-    COMPLEX128 = 12
 
 # Below this many multiply-adds per matrix a BLAS call costs more than the blocked kernel.
 cdef int64_t BLAS_MIN_WORK = 4096
-# Below this many multiply-adds in all the blocked kernel runs on one thread.
-cdef int64_t PARALLEL_MIN_WORK = 1 << 20
 cdef int64_t INT_MAX = 2147483647
-
-
-cdef struct Mat:
-    # One operand seen as a stack of (rows x cols) matrices.
-    char* data
-    int64_t rows, cols, s0, s1
-    int nbatch
-    int64_t bshape[MAXDIM]
-    int64_t bstride[MAXDIM]   # in bytes
 
 
 cdef void describe(Array x, bint vector_is_row, Mat* m) noexcept:
@@ -121,57 +100,6 @@ cdef int broadcast_batches(Mat* a, Mat* b, int64_t* shape, int64_t* sa,
     return nb
 
 
-cdef inline void batch_offsets(int64_t u, int nb, const int64_t* shape, const int64_t* sa,
-                               const int64_t* sb, int64_t* oa, int64_t* ob) noexcept nogil:
-    cdef int i
-    cdef int64_t r
-    oa[0] = 0
-    ob[0] = 0
-    for i in range(nb - 1, -1, -1):
-        r = u % shape[i]
-        u = u // shape[i]
-        oa[0] += r * sa[i]
-        ob[0] += r * sb[i]
-
-
-cdef const Lapack* BLAS = lapack()
-# 1 and 0 for alpha and beta: a complex one's first half is the real one of its precision.
-cdef float complex ONE_SINGLE = 1
-cdef double complex ONE_DOUBLE = 1
-cdef double complex ZERO = 0
-
-
-cdef inline const void* one(int code) noexcept nogil:
-    return &ONE_SINGLE if code == FLOAT32 or code == COMPLEX64 else &ONE_DOUBLE
-
-
-cdef void gemm(int code, char ta, char tb, blas_int m, blas_int n, blas_int k, char* a,
-               blas_int lda, char* b, blas_int ldb, char* c) noexcept nogil:
-    """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
-    cdef blas_int ldc = n if n > 1 else 1
-    BLAS.gemm[code - FLOAT32](&tb, &ta, &n, &m, &k, one(code), b, &ldb, a, &lda, &ZERO, c, &ldc)
-
-
-cdef void dot(int code, blas_int k, char* a, blas_int inca, char* b, blas_int incb,
-              char* c) noexcept nogil:
-    """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
-    if code == FLOAT32:
-        (<float*>c)[0] = BLAS.sdot(k, a, inca, b, incb)
-    elif code == FLOAT64:
-        (<double*>c)[0] = BLAS.ddot(k, a, inca, b, incb)
-    else:
-        BLAS.dotu_sub[code - COMPLEX64](k, a, inca, b, incb, c)
-
-
-cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
-               char* c) noexcept nogil:
-    """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
-    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
-    lower one of the row-major ``c``."""
-    cdef char uplo = b"U"
-    cdef blas_int ldc = n if n > 1 else 1
-    BLAS.syrk[code - FLOAT32](&uplo, &trans, &n, &k, one(code), a, &lda, &ZERO, c, &ldc)
-
 cdef bint _is_gram(Mat* ma, Mat* mb, int nb) noexcept:
     """Whether ``b`` is ``a`` transposed (the same memory with the strides swapped), so the
     product is symmetric: ``X @ X.mT`` or ``X.mT @ X``."""
@@ -195,43 +123,40 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef int code = promote_codes(x1._code, x2._code)
     cdef Array a = _as_code(x1, code)
     cdef Array b = _as_code(x2, code)
-    cdef Mat ma, mb
-    describe(a, True, &ma)
-    describe(b, False, &mb)
-    if ma.cols != mb.rows:
+    cdef MatmulPlan p
+    describe(a, True, &p.a)
+    describe(b, False, &p.b)
+    if p.a.cols != p.b.rows:
         raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align: the inner "
-                         f"dimensions are {ma.cols} and {mb.rows}")
-    cdef int64_t m = ma.rows, n = mb.cols, k = ma.cols
-    cdef bint blas = code >= FLOAT32 and m * n * k >= BLAS_MIN_WORK and k <= INT_MAX \
+                         f"dimensions are {p.a.cols} and {p.b.rows}")
+    cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
+    p.m, p.n, p.k = m, n, k
+    p.lda, p.ldb = 1, 1
+    cdef bint blas = code >= DT_FLOAT32 and m * n * k >= BLAS_MIN_WORK and k <= INT_MAX \
         and n <= INT_MAX and m <= INT_MAX
-    cdef char ta, tb
-    cdef int lda = 1, ldb = 1
     # One row times one column: a dot product per batch, on the vectors as they lie.
-    cdef bint as_dot = blas and m == 1 and n == 1 and 0 < ma.s1 <= INT_MAX \
-        and 0 < mb.s0 <= INT_MAX
+    cdef bint as_dot = blas and m == 1 and n == 1 and 0 < p.a.s1 <= INT_MAX \
+        and 0 < p.b.s0 <= INT_MAX
     if blas and not as_dot:
-        if not blas_order(&ma, &ta, &lda):
+        if not blas_order(&p.a, &p.ta, &p.lda):
             a = contiguous_copy(a, code)
-            describe(a, True, &ma)
-            blas_order(&ma, &ta, &lda)
-        if not blas_order(&mb, &tb, &ldb):
+            describe(a, True, &p.a)
+            blas_order(&p.a, &p.ta, &p.lda)
+        if not blas_order(&p.b, &p.tb, &p.ldb):
             b = contiguous_copy(b, code)
-            describe(b, False, &mb)
-            blas_order(&mb, &tb, &ldb)
-    elif not row_contiguous(&mb):
+            describe(b, False, &p.b)
+            blas_order(&p.b, &p.tb, &p.ldb)
+    elif not row_contiguous(&p.b):
         b = contiguous_copy(b, code)
-        describe(b, False, &mb)
+        describe(b, False, &p.b)
 
-    cdef int64_t bshape[MAXDIM]
-    cdef int64_t sa[MAXDIM]
-    cdef int64_t sb[MAXDIM]
-    cdef int nb = broadcast_batches(&ma, &mb, bshape, sa, sb)
+    p.nb = broadcast_batches(&p.a, &p.b, p.bshape, p.sa, p.sb)
     cdef int64_t oshape[MAXDIM]
     cdef int nd = 0, i
-    cdef int64_t batches = 1
-    for i in range(nb):
-        oshape[nd] = bshape[i]
-        batches *= bshape[i]
+    p.batches = 1
+    for i in range(p.nb):
+        oshape[nd] = p.bshape[i]
+        p.batches *= p.bshape[i]
         nd += 1
     if x1._layout.ndim > 1:
         oshape[nd] = m
@@ -243,84 +168,17 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef Array out = new_array(L, code, a._storage.device, not blas or k == 0)
     if L.size == 0 or k == 0:
         return out
-    cdef char* c = out.ptr()
-    cdef matmul_fn blocked = matmul_kernel(code)
-    cdef mirror_fn mirror = mirror_kernel(code)
-    cdef int isz = ITEMSIZE[code]
-    # BLAS and the blocked kernel run without the GIL: other Python threads go on meanwhile.
     if as_dot:
-        with nogil:
-            _run_dot(code, <int>k, ma.data, <int>ma.s1, mb.data, <int>mb.s0, c, batches, nb,
-                     bshape, sa, sb)
-    elif blas and _is_gram(&ma, &mb, nb):
+        p.how = MATMUL_DOT
+    elif blas and _is_gram(&p.a, &p.b, p.nb):
         # A Gram product: half the work in syrk, then the triangle mirrored (as NumPy does).
-        # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
-        with nogil:
-            syrk(code, b"T" if ta == b"N" else b"N", <int>m, <int>k, ma.data, lda, c)
-            mirror(c, m, True)
+        p.how = MATMUL_GRAM
     elif blas:
-        with nogil:
-            _run_blas(code, ta, tb, <int>m, <int>n, <int>k, ma.data, lda, mb.data, ldb, c,
-                      batches, nb, bshape, sa, sb)
+        p.how = MATMUL_GEMM
     else:
-        with nogil:
-            _run_blocked(blocked, isz, &ma, &mb, c, m, n, k, batches, nb, bshape, sa, sb)
+        p.how = MATMUL_BLOCKED
+    engine_matmul(&p, code, out._storage)
     return out
-
-
-cdef void _run_dot(int code, int k, char* a, int inca, char* b, int incb, char* c,
-                   int64_t batches, int nb, int64_t* shape, int64_t* sa,
-                   int64_t* sb) noexcept nogil:
-    cdef int64_t u, oa, ob
-    cdef int isz = ITEMSIZE[code]
-    for u in range(batches):
-        batch_offsets(u, nb, shape, sa, sb, &oa, &ob)
-        dot(code, k, a + oa, inca, b + ob, incb, c + u * isz)
-
-
-cdef void _run_blas(int code, char ta, char tb, int m, int n, int k, char* a, int lda,
-                    char* b, int ldb, char* c, int64_t batches, int nb, int64_t* shape,
-                    int64_t* sa, int64_t* sb) noexcept nogil:
-    cdef int64_t u, oa, ob
-    cdef int64_t cstep = <int64_t>m * n * ITEMSIZE[code]
-    for u in range(batches):
-        batch_offsets(u, nb, shape, sa, sb, &oa, &ob)
-        gemm(code, ta, tb, m, n, k, a + oa, lda, b + ob, ldb, c + u * cstep)
-
-
-cdef void _run_blocked(matmul_fn fn, int isz, Mat* ma, Mat* mb, char* c, int64_t m,
-                       int64_t n, int64_t k, int64_t batches, int nb, int64_t* shape,
-                       int64_t* sa, int64_t* sb) noexcept nogil:
-    """The blocked kernel over every batch, split in row chunks over threads when it pays."""
-    cdef int64_t chunks = 1, rows_per = m, units, u
-    cdef int threads = threads_now()
-    cdef int64_t work = batches * m * n * k
-    if threads > 1 and work >= PARALLEL_MIN_WORK and batches < threads:
-        chunks = min(m, <int64_t>threads * 4)
-        rows_per = (m + chunks - 1) // chunks
-        chunks = (m + rows_per - 1) // rows_per
-    units = batches * chunks
-    if threads <= 1 or work < PARALLEL_MIN_WORK or units < 2:
-        for u in range(units):
-            _blocked_unit(fn, isz, ma, mb, c, m, n, k, nb, shape, sa, sb, u, chunks, rows_per)
-    else:
-        for u in prange(units, num_threads=threads, schedule="static"):
-            _blocked_unit(fn, isz, ma, mb, c, m, n, k, nb, shape, sa, sb, u, chunks, rows_per)
-
-
-cdef inline void _blocked_unit(matmul_fn fn, int isz, Mat* ma, Mat* mb, char* c, int64_t m,
-                               int64_t n, int64_t k, int nb, int64_t* shape, int64_t* sa,
-                               int64_t* sb, int64_t u, int64_t chunks,
-                               int64_t rows_per) noexcept nogil:
-    cdef int64_t bi = u // chunks
-    cdef int64_t r0 = (u % chunks) * rows_per
-    cdef int64_t r1 = min(m, r0 + rows_per)
-    cdef int64_t oa, ob
-    if r0 >= r1:
-        return
-    batch_offsets(bi, nb, shape, sa, sb, &oa, &ob)
-    fn(ma.data + oa + r0 * ma.s0 * isz, ma.s0, ma.s1, mb.data + ob, mb.s0,
-       c + (bi * m + r0) * n * isz, r1 - r0, n, k)
 
 
 def matmul(x1, x2, /) -> Array:

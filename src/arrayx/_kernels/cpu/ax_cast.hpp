@@ -3,7 +3,7 @@
 // kernel 2-D blocks (cache tiles when an operand is transposed); it walks them row by row.
 #pragma once
 #include <limits>
-#include "ax_types.hpp"
+#include "../ax_math.hpp"
 
 AX_LEVEL_BEGIN
 
@@ -34,30 +34,11 @@ inline D float_to_int(F f) {
     }
 }
 
+struct numpy_float_to_int {
+    template <class D, class F> static D to(F f) { return float_to_int<D>(f); }
+};
 template <class D, class S>
-inline D cast(S s) {
-    if constexpr (std::is_same_v<D, S>) {
-        return s;
-    } else if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D>) {
-        return float_to_int<D>(s);
-    } else if constexpr (is_complex_v<S> && std::is_integral_v<D>) {
-        return float_to_int<D>(s.real());
-    } else if constexpr (is_complex_v<S>) {
-        if constexpr (std::is_same_v<D, bool8>) {
-            return s.real() != 0 || s.imag() != 0;
-        } else if constexpr (is_complex_v<D>) {
-            using V = typename D::value_type;
-            return D(static_cast<V>(s.real()), static_cast<V>(s.imag()));
-        } else {
-            return static_cast<D>(s.real());
-        }
-    } else if constexpr (is_complex_v<D>) {
-        using V = typename D::value_type;
-        return D(static_cast<V>(s), V(0));
-    } else {
-        return static_cast<D>(s);
-    }
-}
+inline D cast(S s) { return cast_via<D, S, numpy_float_to_int>(s); }
 
 template <class S, class D>
 inline void cast_row(const S* __restrict src, int64_t ss, D* __restrict dst, int64_t ds, int64_t n) {

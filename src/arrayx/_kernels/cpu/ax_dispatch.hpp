@@ -3,6 +3,7 @@
 // (setup.py); the dispatch module (dispatch.pyx) picks the best level the CPU runs and the
 // build has, capped by ARRAYX_CPU_LEVEL, once at import, as NumPy's CPU dispatch does.
 #pragma once
+#include "ax_fold_ops.hpp"
 #include "ax_op_counts.hpp"
 #include "ax_types.hpp"
 

@@ -3,7 +3,7 @@
 // Contiguous and scalar-operand rows get their own loops so the compiler vectorises them.
 #pragma once
 #include "ax_cast.hpp"
-#include "ax_math.hpp"
+#include "../ax_math.hpp"
 #include "ax_vector_math.hpp"
 
 AX_LEVEL_BEGIN

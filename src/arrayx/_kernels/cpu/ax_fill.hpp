@@ -14,9 +14,18 @@ void progression(char* p_, int64_t n, double sr, double si, double dr, double di
     }
 }
 
+// The store loop of int_progression is a few instructions: where it straddles a 64-byte line
+// of code it runs at half speed (measured on Zen 4: arange(10**6) of int64 took 280 us against
+// 144 us, from the same instructions at another address), so GCC aligns its loops to 64.
+#if defined(__GNUC__) && !defined(__clang__)
+#define AX_ALIGN_LOOPS __attribute__((optimize("align-loops=64")))
+#else
+#define AX_ALIGN_LOOPS
+#endif
+
 // p[i] = start + i * step in 64-bit integer arithmetic (wrapping), for integer dtypes.
 template <class T>
-void int_progression(char* p_, int64_t n, int64_t start, int64_t step) {
+AX_ALIGN_LOOPS void int_progression(char* p_, int64_t n, int64_t start, int64_t step) {
     T* p = reinterpret_cast<T*>(p_);
     uint64_t v = static_cast<uint64_t>(start);
     for (int64_t i = 0; i < n; ++i, v += static_cast<uint64_t>(step)) p[i] = static_cast<T>(v);

@@ -9,7 +9,9 @@
 #include <array>
 #include <cstring>
 #include <limits>
-#include "ax_math.hpp"
+#include "ax_fold_ops.hpp"
+#include "../ax_math.hpp"
+#include "ax_vec.hpp"
 
 AX_LEVEL_BEGIN
 
@@ -345,15 +347,15 @@ void total_run(const char* in_, int64_t n, int64_t s, char* out) {
     for (int64_t j = 0; j < n; ++j) acc = Op::f(acc, in[j * s]);
     *reinterpret_cast<A*>(out) = acc;
 }
-template <class Op> struct ScanMaker {
+template <class Op, unsigned Kinds> struct ScanMaker {
     template <int C> static scan_fn make() {
-        if constexpr ((K_NUMERIC >> C) & 1u) return &scan_run<Op, T_<C>>;
+        if constexpr ((Kinds >> C) & 1u) return &scan_run<Op, T_<C>>;
         else return nullptr;
     }
 };
-template <class Op> struct TotalMaker {
+template <class Op, unsigned Kinds> struct TotalMaker {
     template <int C> static total_fn make() {
-        if constexpr ((K_NUMERIC >> C) & 1u) return &total_run<Op, T_<C>>;
+        if constexpr ((Kinds >> C) & 1u) return &total_run<Op, T_<C>>;
         else return nullptr;
     }
 };
@@ -384,25 +386,23 @@ struct FoldInitMaker {
 };
 
 
+// Filled from ops.py's REDUCE and SCAN (ax_fold_ops.hpp).
 struct FoldTables {
     loop2d_fn fn[NFOLDS][NCODES];
     fold_init_fn init[NFOLDS][NCODES];
-    scan_fn scan[2][NCODES];
-    total_fn total[2][NCODES];
+    scan_fn scan[NSCANS][NCODES];
+    total_fn total[NSCANS][NCODES];
     FoldTables() {
-        fill_table<ScanMaker<fold_sum>>(scan[FOLD_SUM]);
-        fill_table<ScanMaker<fold_prod>>(scan[FOLD_PROD]);
-        fill_table<TotalMaker<fold_sum>>(total[FOLD_SUM]);
-        fill_table<TotalMaker<fold_prod>>(total[FOLD_PROD]);
-        fill_table<FoldMaker<fold_sum, K_NUMERIC>>(fn[FOLD_SUM]);
-        fill_table<FoldMaker<fold_prod, K_NUMERIC>>(fn[FOLD_PROD]);
-        // Over bool, max is "any" and min is "all".
-        fill_table<FoldMaker<fold_max, K_REAL | K_BOOL>>(fn[FOLD_MAX]);
-        fill_table<FoldMaker<fold_min, K_REAL | K_BOOL>>(fn[FOLD_MIN]);
-        fill_table<FoldInitMaker<fold_sum, K_NUMERIC>>(init[FOLD_SUM]);
-        fill_table<FoldInitMaker<fold_prod, K_NUMERIC>>(init[FOLD_PROD]);
-        fill_table<FoldInitMaker<fold_max, K_REAL | K_BOOL>>(init[FOLD_MAX]);
-        fill_table<FoldInitMaker<fold_min, K_REAL | K_BOOL>>(init[FOLD_MIN]);
+#define AX_FILL_FOLD(id, Op, kinds)                        \
+        fill_table<FoldMaker<Op, kinds>>(fn[id]);          \
+        fill_table<FoldInitMaker<Op, kinds>>(init[id]);
+#define AX_FILL_SCAN(id, Op, kinds)                        \
+        fill_table<ScanMaker<Op, kinds>>(scan[id]);        \
+        fill_table<TotalMaker<Op, kinds>>(total[id]);
+        AX_FOLDS(AX_FILL_FOLD)
+        AX_SCANS(AX_FILL_SCAN)
+#undef AX_FILL_FOLD
+#undef AX_FILL_SCAN
     }
 };
 
@@ -411,13 +411,13 @@ inline const FoldTables& fold_tables() {
     return t;
 }
 inline loop2d_fn fold_kernel(int op, int code) { return fold_tables().fn[op][code]; }
-// Scans exist for FOLD_SUM and FOLD_PROD.
+// Scans share their fold's op id (FOLD_SUM, FOLD_PROD).
 inline scan_fn scan_kernel(int op, int code) { return fold_tables().scan[op][code]; }
 inline total_fn total_kernel(int op, int code) { return fold_tables().total[op][code]; }
 struct ArgExtremeMaker {
     template <int C> static argextreme_fn make() {
-        if constexpr (is_complex_v<T_<C>>) return nullptr;
-        else return &argextreme_rows<T_<C>>;
+        if constexpr ((ARG_REDUCE_KINDS >> C) & 1u) return &argextreme_rows<T_<C>>;
+        else return nullptr;
     }
 };
 inline argextreme_fn argextreme_kernel(int code) {

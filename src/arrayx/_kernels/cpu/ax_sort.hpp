@@ -5,26 +5,13 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include "ax_math.hpp"
+#include "../ax_math.hpp"
 #include "ax_radix.hpp"
 
 namespace ax {
 
 template <class T> inline bool nan_of(T a) { return is_nan(a); }
 
-// a before b in ascending order, NaNs last.
-template <class T> inline bool ascending(T a, T b) {
-    if constexpr (is_complex_v<T>) {
-        if (nan_of(b)) return !nan_of(a);
-        if (nan_of(a)) return false;
-        return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-    } else if constexpr (std::is_floating_point_v<T>) {
-        if (b != b) return a == a;
-        return a < b;
-    } else {
-        return a < b;
-    }
-}
 // a before b in descending order, NaNs last.
 template <class T> inline bool descending(T a, T b) {
     if (nan_of(a)) return false;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include "ax_dtypes.hpp"
 
 // The kernels are compiled once per ISA level (ax_level.cpp), each level into an inline
 // namespace of its own so that the levels' template instances never merge at link time. A
@@ -17,10 +18,10 @@
 
 namespace ax {
 
-enum Code : int {
-    BOOL = 0, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, NCODES
-};
+// The codes, from _kernels/dtypes.py (ax_dtypes.hpp): BOOL = 0, INT8, ..., COMPLEX128.
+#define AX_CODE(name, T) name,
+enum Code : int { AX_DTYPES(AX_CODE) NCODES };
+#undef AX_CODE
 
 // The bool dtype's element: one byte that reads as True when it is not zero. Memory from
 // elsewhere (a NumPy view, a DLPack tensor) may hold bytes other than 0 and 1; NumPy counts
@@ -36,46 +37,30 @@ using c64 = std::complex<float>;
 using c128 = std::complex<double>;
 
 template <int C> struct type_of;
-template <> struct type_of<BOOL> { using type = bool8; };
-template <> struct type_of<INT8> { using type = int8_t; };
-template <> struct type_of<INT16> { using type = int16_t; };
-template <> struct type_of<INT32> { using type = int32_t; };
-template <> struct type_of<INT64> { using type = int64_t; };
-template <> struct type_of<UINT8> { using type = uint8_t; };
-template <> struct type_of<UINT16> { using type = uint16_t; };
-template <> struct type_of<UINT32> { using type = uint32_t; };
-template <> struct type_of<UINT64> { using type = uint64_t; };
-template <> struct type_of<FLOAT32> { using type = float; };
-template <> struct type_of<FLOAT64> { using type = double; };
-template <> struct type_of<COMPLEX64> { using type = c64; };
-template <> struct type_of<COMPLEX128> { using type = c128; };
+#define AX_TYPE_OF(name, T) template <> struct type_of<name> { using type = T; };
+AX_DTYPES(AX_TYPE_OF)
+#undef AX_TYPE_OF
 template <int C> using T_ = typename type_of<C>::type;
 
 template <class T> struct is_complex : std::false_type {};
 template <class T> struct is_complex<std::complex<T>> : std::true_type {};
 template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T> inline constexpr bool is_boolean_v = std::is_same_v<T, bool8>;
 
-// Kind bits, so that an op can say which codes it is defined for.
-enum Kind : unsigned {
-    K_BOOL = 1u << BOOL,
-    K_SINT = (1u << INT8) | (1u << INT16) | (1u << INT32) | (1u << INT64),
-    K_UINT = (1u << UINT8) | (1u << UINT16) | (1u << UINT32) | (1u << UINT64),
-    K_INT = K_SINT | K_UINT,
-    K_REAL_FLOAT = (1u << FLOAT32) | (1u << FLOAT64),
-    K_COMPLEX = (1u << COMPLEX64) | (1u << COMPLEX128),
-    K_FLOAT = K_REAL_FLOAT | K_COMPLEX,
-    K_REAL = K_INT | K_REAL_FLOAT,
-    K_NUMERIC = K_INT | K_FLOAT,
-    K_ALL = K_BOOL | K_NUMERIC,
-};
+template <class T> struct real_of { using type = T; };
+template <class V> struct real_of<std::complex<V>> { using type = V; };
+template <class T> using real_t = typename real_of<T>::type;
+
+// Kind bits, so that an op can say which codes it is defined for (dtypes.py's KIND_MASKS:
+// K_BOOL, K_SINT, K_UINT, K_INT, K_REAL_FLOAT, K_COMPLEX, K_FLOAT, K_REAL, K_NUMERIC, K_ALL).
+#define AX_KIND(name, bits) name = bits,
+enum Kind : unsigned { AX_KINDS(AX_KIND) };
+#undef AX_KIND
 
 // Every CPU kernel has this signature: a 2-D block of n0 x n1 elements over nop operands.
 // ptrs[k] points at operand k's first element; strides[2k] and strides[2k+1] are operand k's
 // outer and inner strides, counted in elements. The caller iterates all outer dimensions.
 using loop2d_fn = void (*)(char** ptrs, const int64_t* strides, int64_t n0, int64_t n1);
-
-// The folds of the reduction kernels (ax_reduce.hpp); scans exist for the first two.
-enum FoldOp { FOLD_SUM = 0, FOLD_PROD, FOLD_MAX, FOLD_MIN, NFOLDS };
 
 // The other kernel signatures of the per-level tables (ax_dispatch.hpp).
 // Fill a C-contiguous buffer of n elements with a fold's identity.

@@ -7,7 +7,8 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include "ax_math.hpp"
+#include "../ax_math.hpp"
+#include "ax_vec.hpp"
 
 #if defined(AX_HAVE_LIBMVEC) && defined(__x86_64__) && (defined(__AVX512F__) || defined(__AVX2__))
 #define AX_MVEC 1

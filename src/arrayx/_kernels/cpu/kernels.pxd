@@ -10,7 +10,6 @@ cdef extern from "ax_types.hpp" namespace "ax" nogil:
     ctypedef void (*total_fn)(const char* data, int64_t n, int64_t stride, char* out)
     ctypedef void (*argextreme_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                    bint want_max)
-    int FOLD_SUM, FOLD_PROD, FOLD_MAX, FOLD_MIN
 
 cdef extern from "ax_fill.hpp" namespace "ax" nogil:
     ctypedef void (*progression_fn)(char* p, int64_t n, double start_re, double start_im,

@@ -4,7 +4,7 @@
 // each operand's first element. The generated extern "C" kernels call these, so a kernel is
 // keyed by (op, dtypes, NDIM, contiguous, index type) and never by a shape.
 #pragma once
-#include "ax_math.cuh"
+#include "../ax_math.hpp"
 
 namespace ax {
 
@@ -43,27 +43,12 @@ AX_DEV void offsets(const Strided<NDIM, NOP, I>& p, uindex_t<I> idx, I (&off)[NO
     unravel<NDIM, NOP, I>(p.shape, p.strides, idx, 0, NDIM, off);
 }
 
-// --- casts: complex to real keeps the real part, to bool tests both parts (as the CPU) -------
+// --- casts (../ax_math.hpp's cast_via); floats become integers by the plain conversion --------
+struct plain_float_to_int {
+    template <class D, class F> AX_HD static D to(F f) { return static_cast<D>(f); }
+};
 template <class D, class S>
-AX_HD D cast(S s) {
-    if constexpr (cuda::std::is_same_v<D, S>) {
-        return s;
-    } else if constexpr (is_complex_v<S>) {
-        if constexpr (cuda::std::is_same_v<D, bool>) {
-            return s.real() != 0 || s.imag() != 0;
-        } else if constexpr (is_complex_v<D>) {
-            using V = typename D::value_type;
-            return D(static_cast<V>(s.real()), static_cast<V>(s.imag()));
-        } else {
-            return static_cast<D>(s.real());
-        }
-    } else if constexpr (is_complex_v<D>) {
-        using V = typename D::value_type;
-        return D(static_cast<V>(s), V(0));
-    } else {
-        return static_cast<D>(s);
-    }
-}
+AX_HD D cast(S s) { return cast_via<D, S, plain_float_to_int>(s); }
 
 // The op of a cast kernel: a unary kernel whose functor converts.
 template <class D>

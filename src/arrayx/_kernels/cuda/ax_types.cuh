@@ -1,6 +1,6 @@
 // The 13 dtypes of the array API standard as CUDA C++ types, indexed by arrayx's dtype code.
-// The code order and the kind bits are those of ../cpu/ax_types.hpp: every kernel table in
-// arrayx is indexed by them. Only libcu++ headers are used, so NVRTC compiles this as nvcc does.
+// The codes and types come from _kernels/dtypes.py, as the CPU's do; the kind bits are those
+// of ../cpu/ax_types.hpp: every kernel table in arrayx is indexed by them. Only libcu++ headers are used, so NVRTC compiles this as nvcc does.
 #pragma once
 #include <cuda/std/complex>
 #include <cuda/std/cstdint>
@@ -14,51 +14,34 @@
 
 namespace ax {
 
-enum Code : int {
-    BOOL = 0, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
-    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128, NCODES
-};
+// The codes and types, from _kernels/dtypes.py (AX_DTYPES, which source.py puts first).
+#define AX_CODE(name, T) name,
+enum Code : int { AX_DTYPES(AX_CODE) NCODES };
+#undef AX_CODE
 
 using c64 = cuda::std::complex<float>;
 using c128 = cuda::std::complex<double>;
 
 template <int C> struct type_of;
-template <> struct type_of<BOOL> { using type = bool; };
-template <> struct type_of<INT8> { using type = cuda::std::int8_t; };
-template <> struct type_of<INT16> { using type = cuda::std::int16_t; };
-template <> struct type_of<INT32> { using type = cuda::std::int32_t; };
-template <> struct type_of<INT64> { using type = cuda::std::int64_t; };
-template <> struct type_of<UINT8> { using type = cuda::std::uint8_t; };
-template <> struct type_of<UINT16> { using type = cuda::std::uint16_t; };
-template <> struct type_of<UINT32> { using type = cuda::std::uint32_t; };
-template <> struct type_of<UINT64> { using type = cuda::std::uint64_t; };
-template <> struct type_of<FLOAT32> { using type = float; };
-template <> struct type_of<FLOAT64> { using type = double; };
-template <> struct type_of<COMPLEX64> { using type = c64; };
-template <> struct type_of<COMPLEX128> { using type = c128; };
+#define AX_TYPE_OF(name, T) template <> struct type_of<name> { using type = T; };
+AX_DTYPES(AX_TYPE_OF)
+#undef AX_TYPE_OF
 template <int C> using T_ = typename type_of<C>::type;
 
 template <class T> struct is_complex : cuda::std::false_type {};
 template <class T> struct is_complex<cuda::std::complex<T>> : cuda::std::true_type {};
 template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+template <class T> inline constexpr bool is_boolean_v = cuda::std::is_same_v<T, bool>;
 
 template <class T> struct real_of { using type = T; };
 template <class V> struct real_of<cuda::std::complex<V>> { using type = V; };
 template <class T> using real_t = typename real_of<T>::type;
 
-// Kind bits, so that an op can say which codes it is defined for.
-enum Kind : unsigned {
-    K_BOOL = 1u << BOOL,
-    K_SINT = (1u << INT8) | (1u << INT16) | (1u << INT32) | (1u << INT64),
-    K_UINT = (1u << UINT8) | (1u << UINT16) | (1u << UINT32) | (1u << UINT64),
-    K_INT = K_SINT | K_UINT,
-    K_REAL_FLOAT = (1u << FLOAT32) | (1u << FLOAT64),
-    K_COMPLEX = (1u << COMPLEX64) | (1u << COMPLEX128),
-    K_FLOAT = K_REAL_FLOAT | K_COMPLEX,
-    K_REAL = K_INT | K_REAL_FLOAT,
-    K_NUMERIC = K_INT | K_FLOAT,
-    K_ALL = K_BOOL | K_NUMERIC,
-};
+// Kind bits, so that an op can say which codes it is defined for (dtypes.py's KIND_MASKS:
+// K_BOOL, K_SINT, K_UINT, K_INT, K_REAL_FLOAT, K_COMPLEX, K_FLOAT, K_REAL, K_NUMERIC, K_ALL).
+#define AX_KIND(name, bits) name = bits,
+enum Kind : unsigned { AX_KINDS(AX_KIND) };
+#undef AX_KIND
 
 // The result dtype of an elementwise op, as ops.py's ``result`` names it.
 enum Result { R_SAME, R_BOOL, R_REAL };

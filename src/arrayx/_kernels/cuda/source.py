@@ -14,10 +14,12 @@ Kinds, ops and dtypes:
   op's expression is the CPU one with ``std::`` calls mapped to ``cuda::std::``.
 - ``cast``: op ``cast``, dtypes ``(source, destination)``, any two of the 13 dtypes.
 - ``where``: op ``where``, dtypes ``(code,)`` of ``x``, ``y`` and the result.
-- ``reduce``: ops ``sum``, ``prod`` (numeric), ``max``, ``min`` (real and bool: over bool they
-  are ``any`` and ``all``), dtypes ``(accumulator,)``.
-- ``argreduce``: ops ``argmax``, ``argmin``, any dtype; positions are int64.
-- ``scan``: ops ``cumulative_sum``, ``cumulative_prod`` (numeric) along the last axis.
+- ``reduce``: the folds of ``ops.REDUCE`` (``sum``, ``prod`` of numeric dtypes; ``max``,
+  ``min`` of real and bool ones: over bool they are ``any`` and ``all``), dtypes
+  ``(accumulator,)``.
+- ``argreduce``: ``ops.ARG_REDUCE`` (``argmax``, ``argmin`` of real dtypes); positions are
+  int64.
+- ``scan``: ``ops.SCAN`` (``cumulative_sum``, ``cumulative_prod``) along the last axis.
 
 Strided kernels take a ``Strided`` (or, for reductions, ``ReduceParams``) struct by value, laid
 out as consecutive integers of the index type (see ``ax_elementwise.cuh``, ``ax_reduce.cuh``);
@@ -36,32 +38,24 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import ops
+from .. import dtypes, ops
 
 HEADER_DIR = Path(__file__).parent
 """The directory of the ``*.cuh`` templates (package data)."""
 
-# In dependency order; each is inlined into every generated source.
-_HEADERS = ("ax_types.cuh", "ax_math.cuh", "ax_elementwise.cuh", "ax_reduce.cuh", "ax_scan.cuh")
+# In dependency order; each is inlined into every generated source. The scalar math is the
+# CPU's too (one __host__ __device__ header in _kernels/).
+_HEADERS = (HEADER_DIR / "ax_types.cuh", HEADER_DIR.parent / "ax_math.hpp",
+            HEADER_DIR / "ax_elementwise.cuh", HEADER_DIR / "ax_reduce.cuh",
+            HEADER_DIR / "ax_scan.cuh")
 
-DTYPE_NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
-)
+DTYPE_NAMES = dtypes.NAMES
 """The 13 dtypes by arrayx dtype code (the order of ``ax_types.cuh``'s ``Code``)."""
 
 _INT64 = DTYPE_NAMES.index("int64")
 
 # The kind bits of ax_types.cuh (and ../cpu/ax_types.hpp) as sets of dtype codes.
-_MASKS = {
-    "K_BOOL": frozenset({0}),
-    "K_INT": frozenset(range(1, 9)),
-    "K_REAL_FLOAT": frozenset({9, 10}),
-    "K_FLOAT": frozenset({9, 10, 11, 12}),
-    "K_REAL": frozenset(range(1, 11)),
-    "K_NUMERIC": frozenset(range(1, 13)),
-    "K_ALL": frozenset(range(13)),
-}
+_MASKS = {mask: frozenset(dtypes.codes_of(kinds)) for mask, kinds in dtypes.KIND_MASKS.items()}
 
 
 def _mask_codes(mask: str) -> frozenset[int]:
@@ -72,18 +66,12 @@ def _mask_codes(mask: str) -> frozenset[int]:
 KIND_CODES = {kind: _mask_codes(mask) for kind, mask in ops.KIND_BITS.items()}
 """The dtype codes of each kind name of ``ops.KIND_BITS``."""
 
-# Reductions and scans: op -> (fold functor or argmax flag, kind mask).
-_FOLDS = {
-    "sum": ("fold_sum", "K_NUMERIC"),
-    "prod": ("fold_prod", "K_NUMERIC"),
-    "max": ("fold_max", "K_REAL | K_BOOL"),
-    "min": ("fold_min", "K_REAL | K_BOOL"),
-}
-_ARGFOLDS = {"argmax": ("true", "K_ALL"), "argmin": ("false", "K_ALL")}
-_SCANS = {
-    "cumulative_sum": ("fold_sum", "K_NUMERIC"),
-    "cumulative_prod": ("fold_prod", "K_NUMERIC"),
-}
+# Reductions, arg-reductions and scans, from ops.py as the CPU's: op -> (fold functor or
+# argmax flag, kind mask).
+_FOLDS = {name: (functor, ops.KIND_BITS[kinds]) for name, kinds, functor in ops.REDUCE}
+_ARGFOLDS = {name: ("true" if want_max else "false", ops.KIND_BITS[kinds])
+             for name, kinds, want_max in ops.ARG_REDUCE}
+_SCANS = {name: (functor, ops.KIND_BITS[kinds]) for name, kinds, functor in ops.SCAN}
 
 KINDS = ("unary", "binary", "cast", "where", "reduce", "argreduce", "scan")
 """The kernel kinds, in the order :func:`all_keys` lists them."""
@@ -238,12 +226,13 @@ def check_key(key: KernelKey) -> None:
 
 @functools.cache
 def _headers() -> str:
-    """The templates, inlined in dependency order (their own includes of each other dropped)."""
+    """The dtype list, then the templates inlined in dependency order (their own includes of
+    each other dropped)."""
     local = re.compile(r'^\s*(#pragma once|#include "[^"]*")\s*$')
-    parts = []
-    for name in _HEADERS:
-        text = (HEADER_DIR / name).read_text()
-        parts.append(f"// ---- {name}\n")
+    parts = [dtypes.cuda_header()]
+    for path in _HEADERS:
+        text = path.read_text()
+        parts.append(f"// ---- {path.name}\n")
         parts.append("".join(line for line in text.splitlines(keepends=True)
                              if not local.match(line)))
     return "".join(parts)

@@ -5,11 +5,10 @@ NumPy's wheels bundle ``scipy-openblas64`` (OpenBLAS with 64-bit integers and ``
 symbols) for ``numpy.linalg`` and ``matmul``. arrayx binds the same library: one set of BLAS
 threads in the process, the kernels NumPy runs, and integers wide enough for any matrix. Where
 NumPy has no such copy (a NumPy built against another BLAS), the ``scipy-openblas64`` package,
-a dependency of arrayx, provides it. The addresses are looked up once, with ctypes, when
-``arrayx.linalg`` loads; the routines are then called through :func:`lapack`'s table, without
-the GIL.
+a dependency of arrayx, provides it. The addresses are looked up once, with ctypes, at the
+first call of :func:`lapack` (the first floating-point product or factorisation); the routines
+are then called through its table, without the GIL.
 """
-import ctypes
 import importlib
 from pathlib import Path
 
@@ -68,25 +67,42 @@ def library_path() -> str:
     return str(found[0])
 
 
-_LIBRARY = ctypes.CDLL(library_path())
+cdef bint bound = False
+_library = None  # the ctypes handle, kept for the life of the process
 
 
-cdef void bind() except *:
+cdef int bind() except -1:
+    global bound, _library
+    import ctypes
     if sizeof(Lapack) != len(SYMBOLS) * sizeof(void*):
-        raise ImportError("arrayx.linalg._blas: the routine table and its names disagree")
+        raise ImportError("arrayx._kernels.blas: the routine table and its names disagree")
+    library = ctypes.CDLL(library_path())
     cdef void** slots = <void**>&LAPACK
     cdef Py_ssize_t i
     for i, name in enumerate(SYMBOLS):
         try:
-            address = ctypes.cast(getattr(_LIBRARY, _symbol(name)), ctypes.c_void_p).value
+            address = ctypes.cast(getattr(library, _symbol(name)), ctypes.c_void_p).value
         except AttributeError:
-            raise ImportError(f"{_LIBRARY._name} lacks {_symbol(name)}") from None
+            raise ImportError(f"{library._name} lacks {_symbol(name)}") from None
         slots[i] = <void*><size_t>address
+    _library = library
+    bound = True
+    return 0
 
 
-bind()
+def is_bound() -> bool:
+    """Whether the routines are bound (arrayx binds them at the first call that needs them).
+
+    Returns
+    -------
+    bool
+        True once a floating-point product or factorisation has run.
+    """
+    return bound
 
 
-cdef const Lapack* lapack() noexcept:
-    """The bound routines."""
+cdef const Lapack* lapack() except NULL:
+    """The routines, bound at the first call (with the GIL held)."""
+    if not bound:
+        bind()
     return &LAPACK

@@ -61,7 +61,7 @@ ctypedef void (*geev_complex_t)(const char* jobvl, const char* jobvr, const blas
                                 void* work, const blas_int* lwork, void* rwork,
                                 blas_int* info) noexcept nogil
 
-# Every field is a function pointer, in the order of _blas.pyx's SYMBOLS, which fills them.
+# Every field is a function pointer, in the order of blas.pyx's SYMBOLS, which fills them.
 cdef struct Lapack:
     gemm_t gemm[4]
     syrk_t syrk[4]
@@ -80,4 +80,4 @@ cdef struct Lapack:
     geev_real_t geev_real[2]
     geev_complex_t geev_complex[2]
 
-cdef const Lapack* lapack() noexcept
+cdef const Lapack* lapack() except NULL

@@ -1,44 +1,64 @@
-// Device versions of the scalar helpers the op expressions of ops.py use. Each mirrors the
-// function of the same name in ../cpu/ax_math.hpp (same results, NaN and sign-of-zero rules);
-// the generator maps the expressions' std:: calls to cuda::std::.
+// Scalar helpers for the op expressions of ops.py, defined for every dtype they accept: one
+// source for the CPU kernels (g++, in the ISA level's namespace) and the CUDA ones (nvcc and
+// NVRTC, __host__ __device__ on libcu++'s cuda::std). The includer has declared the dtypes
+// (cpu/ax_types.hpp or cuda/ax_types.cuh: T_, is_complex_v, is_boolean_v, real_t).
 #pragma once
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #include <cuda/std/cmath>
-#include "ax_types.cuh"
+#include <cuda/std/complex>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+#define AX_MATH_STD cuda::std
+#define AX_MATH_BEGIN namespace ax {
+#define AX_MATH_END }
+#else
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <type_traits>
+#include "cpu/ax_types.hpp"
+#define AX_HD inline
+#define AX_MATH_STD std
+#define AX_MATH_BEGIN AX_LEVEL_BEGIN
+#define AX_MATH_END AX_LEVEL_END
+#endif
 
-namespace ax {
+AX_MATH_BEGIN
 
-namespace dstd = cuda::std;
+namespace dstd = AX_MATH_STD;
 
-// Integer arithmetic wraps modulo 2^bits in the unsigned type of the promoted width.
+// --- integer arithmetic wraps modulo 2^bits, as NumPy's does ----------------------------------
+// It runs in the unsigned type of the operands' promoted width: signed overflow is undefined in
+// C++, and so is a product of two uint16 values promoted to int.
 template <class T> using wrap_t = dstd::make_unsigned_t<decltype(+T())>;
 template <class T> AX_HD T add_(T a, T b) {
-    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+    if constexpr (dstd::is_integral_v<T> && !is_boolean_v<T>)
         return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
     else return a + b;
 }
 template <class T> AX_HD T sub_(T a, T b) {
-    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+    if constexpr (dstd::is_integral_v<T> && !is_boolean_v<T>)
         return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
     else return a - b;
 }
 template <class T> AX_HD T mul_(T a, T b) {
-    if constexpr (dstd::is_integral_v<T> && !dstd::is_same_v<T, bool>)
+    if constexpr (dstd::is_integral_v<T> && !is_boolean_v<T>)
         return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
     else return a * b;
 }
 template <class T> AX_HD T neg(T a) {
-    if constexpr (dstd::is_same_v<T, bool>) return a;
+    if constexpr (is_boolean_v<T>) return a;
     else if constexpr (dstd::is_integral_v<T>) return static_cast<T>(-static_cast<wrap_t<T>>(a));
     else return -a;
 }
 template <class T> AX_HD real_t<T> absolute(T a) {
     if constexpr (is_complex_v<T>) return dstd::hypot(a.real(), a.imag());
-    else if constexpr (dstd::is_same_v<T, bool> || dstd::is_unsigned_v<T>) return a;
+    else if constexpr (is_boolean_v<T> || dstd::is_unsigned_v<T>) return a;
     else if constexpr (dstd::is_integral_v<T>) return a < 0 ? neg(a) : a;
     else return dstd::fabs(a);
 }
 template <class T> AX_HD T invert(T a) {
-    if constexpr (dstd::is_same_v<T, bool>) return !a;
+    if constexpr (is_boolean_v<T>) return !a;
     else return static_cast<T>(~a);
 }
 template <class T> AX_HD T bit_and(T a, T b) { return static_cast<T>(a & b); }
@@ -82,7 +102,7 @@ template <class T> AX_HD T floor_(T a) {
 template <class T> AX_HD T trunc_(T a) {
     if constexpr (dstd::is_floating_point_v<T>) return dstd::trunc(a); else return a;
 }
-// Half to even (the device's default rounding mode), each part of a complex number on its own.
+// Half to even (the default rounding mode), each part of a complex number on its own.
 template <class T> AX_HD T round_(T a) {
     if constexpr (is_complex_v<T>) return T(dstd::nearbyint(a.real()), dstd::nearbyint(a.imag()));
     else if constexpr (dstd::is_floating_point_v<T>) return dstd::nearbyint(a);
@@ -114,7 +134,7 @@ template <class T> AX_HD T sign_(T a) {
 
 template <class T> AX_HD T reciprocal_(T a) { return T(1) / a; }
 
-// --- exponentials and logarithms of complex numbers, as the CPU computes them ----------------
+// --- exponentials and logarithms of complex numbers the standard library lacks ---------------
 template <class T> AX_HD T expm1_(T a) {
     if constexpr (is_complex_v<T>) {
         using V = typename T::value_type;
@@ -136,8 +156,7 @@ template <class T> AX_HD T log1p_(T a) {
             // log|1 + z| = 0.5 * log1p(2x + x^2 + y^2), accurate for small z.
             return T(V(0.5) * dstd::log1p(x * (2 + x) + y * y), dstd::atan2(y, 1 + x));
         }
-        // T(1 + x, y), not T(1) + a: adding a complex 1 turns y = -0 into +0, the wrong
-        // side of the branch cut (../cpu/ax_math.hpp has that bug: log1p(-1.5-0j) gives +pi).
+        // 1 + x on the real part alone: adding a complex 1 would turn an imaginary -0 into +0.
         return dstd::log(T(1 + x, y));
     } else {
         return dstd::log1p(a);
@@ -153,7 +172,8 @@ template <class T> AX_HD T log2_(T a) {
     }
 }
 
-// tanh(+-inf + iy) for finite y is +-1 with a zero imaginary part of y's sign.
+// tanh(+-inf + iy) for finite y is +-1 with a zero imaginary part of y's sign (the standard's
+// special case; C's ctanh takes the zero's sign from sin(2y)).
 template <class T> AX_HD T tanh_(T a) {
     if constexpr (is_complex_v<T>) {
         using V = typename T::value_type;
@@ -172,19 +192,17 @@ template <class T> AX_HD T logaddexp_(T a, T b) {
 }
 
 // --- maximum and minimum propagate NaNs ------------------------------------------------------
+// NaN-propagating; written as one select so that loops over them vectorise.
+// Over bool (the folds' any and all), the result is a canonical 0 or 1 byte.
 template <class T> AX_HD T maximum_(T a, T b) {
-    if constexpr (dstd::is_floating_point_v<T>) {
-        if (a != a) return a;
-        if (b != b) return b;
-    }
-    return a > b ? a : b;
+    if constexpr (dstd::is_floating_point_v<T>) return ((a > b) | (a != a)) ? a : b;
+    else if constexpr (is_boolean_v<T>) return T(a || b);
+    else return a > b ? a : b;
 }
 template <class T> AX_HD T minimum_(T a, T b) {
-    if constexpr (dstd::is_floating_point_v<T>) {
-        if (a != a) return a;
-        if (b != b) return b;
-    }
-    return a < b ? a : b;
+    if constexpr (dstd::is_floating_point_v<T>) return ((a < b) | (a != a)) ? a : b;
+    else if constexpr (is_boolean_v<T>) return T(a && b);
+    else return a < b ? a : b;
 }
 
 // --- shifts: counts outside [0, bits) give 0 (or -1 for a negative value shifted right) -----
@@ -247,10 +265,12 @@ template <class T> AX_HD T remainder_(T a, T b) {
 }
 
 // --- power: integers by squaring (wrapping; negative exponents truncate towards 0) ----------
-// Complex powers as the CPU's cpower (NumPy's npy_cpow).
+// Complex powers follow NumPy's npy_cpow: z**0 is 1, 0**b is 0 when b's real part is > 0, small
+// integer exponents multiply (so (1+infj)**1 is 1+infj); the rest is exp(b log z).
 template <class V> AX_HD dstd::complex<V> cmul_(dstd::complex<V> a, dstd::complex<V> b) {
     return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
+// Smith's division, as NumPy's complex quotient.
 template <class V> AX_HD dstd::complex<V> cdiv_(dstd::complex<V> a, dstd::complex<V> b) {
     const V ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
     const V abr = dstd::fabs(br), abi = dstd::fabs(bi);
@@ -314,7 +334,37 @@ template <class T> AX_HD T power(T a, T b) {
     }
 }
 
-// --- ordering shared by the arg-reductions: NaNs last, complex numbers lexicographically ----
+// --- casts: complex to real keeps the real part, to bool tests both parts ---------------------
+// A real float (or a complex number's real part) becomes an integer through Convert::to<D>:
+// the CPU's reproduces NumPy's x86-64 answers for values out of range (cpu/ax_cast.hpp), the
+// device's is the plain conversion.
+template <class D, class S, class Convert>
+AX_HD D cast_via(S s) {
+    if constexpr (dstd::is_same_v<D, S>) {
+        return s;
+    } else if constexpr (dstd::is_floating_point_v<S> && dstd::is_integral_v<D>
+                         && !is_boolean_v<D>) {
+        return Convert::template to<D>(s);
+    } else if constexpr (is_complex_v<S> && dstd::is_integral_v<D> && !is_boolean_v<D>) {
+        return Convert::template to<D>(s.real());
+    } else if constexpr (is_complex_v<S>) {
+        if constexpr (is_boolean_v<D>) {
+            return s.real() != 0 || s.imag() != 0;
+        } else if constexpr (is_complex_v<D>) {
+            using V = typename D::value_type;
+            return D(static_cast<V>(s.real()), static_cast<V>(s.imag()));
+        } else {
+            return static_cast<D>(s.real());
+        }
+    } else if constexpr (is_complex_v<D>) {
+        using V = typename D::value_type;
+        return D(static_cast<V>(s), V(0));
+    } else {
+        return static_cast<D>(s);
+    }
+}
+
+// --- ascending order: NaNs last, complex numbers lexicographically (sorts, arg-reductions) ---
 template <class T> AX_HD bool ascending(T a, T b) {
     if constexpr (is_complex_v<T>) {
         if (is_nan(b)) return !is_nan(a);
@@ -328,4 +378,4 @@ template <class T> AX_HD bool ascending(T a, T b) {
     }
 }
 
-}  // namespace ax
+AX_MATH_END

@@ -1,0 +1,56 @@
+# The CPU backend: every kernel call that is not an elementwise pass, a fold or a scan (those
+# run through the driver, iterate.pxd), on raw pointers, counts and dtype codes. Only the
+# engine calls it; a device backend beside it offers the same functions.
+from libc.stdint cimport int64_t, uint8_t
+
+from arrayx._kernels.plans cimport MatmulPlan
+
+# Lanes: the rows of a C-ordered buffer (the axis last).
+cdef void sort_rows(int code, char* data, int64_t rows, int64_t n, bint desc,
+                    bint stable) noexcept nogil
+cdef void argsort_rows(int code, const char* data, int64_t* out, int64_t rows, int64_t n,
+                       bint desc, bint stable) noexcept nogil
+cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
+                      int64_t n, bint want_max) noexcept nogil
+cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept nogil
+cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
+                       const char* values, int64_t m, bint right, int64_t* out) noexcept nogil
+cdef int64_t run_starts(int code, const char* sorted, int64_t n,
+                        int64_t* starts) noexcept nogil
+cdef void run_lengths(const int64_t* starts, int64_t groups, int64_t n,
+                      int64_t* counts) noexcept nogil
+cdef void run_labels(const int64_t* order, const int64_t* starts, int64_t groups, int64_t n,
+                     int64_t* labels) noexcept nogil
+cdef void isin(int code, const char* sorted, int64_t n, const char* values, int64_t m,
+               bint invert, char* out) noexcept nogil
+cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
+                            int64_t** out) noexcept nogil
+
+# Gathers and scatters.
+cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,
+                 char* out) noexcept nogil
+cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                  char* out, int itemsize) noexcept nogil
+cdef void gather_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                        const int64_t* rshape, const int64_t* rstrides,
+                        char* flat) noexcept nogil
+cdef void scatter_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                         const int64_t* rshape, const int64_t* rstrides,
+                         char* flat) noexcept nogil
+cdef int64_t count_true(const uint8_t* mask, int64_t n) noexcept nogil
+cdef void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                        char* dst) noexcept nogil
+cdef void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                      const char* src, int64_t src_step) noexcept nogil
+
+# Fills.
+cdef void progression(int code, char* p, int64_t n, double start_re, double start_im,
+                      double step_re, double step_im) noexcept nogil
+cdef void int_progression(int code, char* p, int64_t n, int64_t start,
+                          int64_t step) noexcept nogil
+cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
+                        bint keep_lower, int64_t itemsize) noexcept nogil
+
+# Matrix products.
+cdef int load_blas() except -1
+cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil

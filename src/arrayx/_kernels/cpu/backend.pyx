@@ -1,0 +1,267 @@
+"""The CPU backend: sorts, searches, set runs, gathers and scatters, fills and matrix products.
+
+Each function takes raw pointers, counts and dtype codes and runs without the GIL; the engine
+(``arrayx._engine``) checks the operands, allocates, and picks this backend for CPU storage.
+Elementwise passes, folds and scans go through the strided driver (``iterate``) instead.
+
+Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS NumPy calls
+(``arrayx._kernels.blas``), bound at the first product (``load_blas``).
+"""
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint8_t
+
+from arrayx._kernels.cpu cimport dispatch
+from arrayx._kernels.cpu cimport iterate
+from arrayx._kernels.cpu cimport kernels as K
+from arrayx._kernels.blas cimport Lapack, blas_int, lapack
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
+from arrayx._kernels.plans cimport (
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GRAM, Mat, MatmulPlan,
+)
+
+cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
+    ctypedef void (*matmul_fn)(const char* a, int64_t as0, int64_t as1, const char* b,
+                               int64_t bs0, char* c, int64_t m, int64_t n, int64_t k)
+    matmul_fn matmul_kernel(int code)
+    ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
+    mirror_fn mirror_kernel(int code)
+
+# Below this many multiply-adds in all the blocked kernel runs on one thread.
+cdef int64_t PARALLEL_MIN_WORK = 1 << 20
+
+
+cdef void sort_rows(int code, char* data, int64_t rows, int64_t n, bint desc,
+                    bint stable) noexcept nogil:
+    K.sort_kernel(code)(data, rows, n, desc, stable)
+
+
+cdef void argsort_rows(int code, const char* data, int64_t* out, int64_t rows, int64_t n,
+                       bint desc, bint stable) noexcept nogil:
+    K.argsort_kernel(code)(data, out, rows, n, desc, stable)
+
+
+cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
+                      int64_t n, bint want_max) noexcept nogil:
+    """The first position of each row's extreme; one row is searched in ranges in parallel."""
+    cdef K.argextreme_fn fn = dispatch.argextreme_kernel(code)
+    if rows == 1:
+        out[0] = iterate.arg_extreme(fn, data, n, itemsize, want_max)
+    else:
+        fn(data, out, rows, n, want_max)
+
+
+cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept nogil:
+    """The first position of ``idx[:m]`` whose value is outside ``[0, n)``, or -1."""
+    cdef int64_t i
+    for i in range(m):
+        if not 0 <= idx[i] < n:
+            return i
+    return -1
+
+
+cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
+                       const char* values, int64_t m, bint right, int64_t* out) noexcept nogil:
+    K.searchsorted_kernel(code)(sorted, n, sorter, values, m, right, out)
+
+
+cdef int64_t run_starts(int code, const char* sorted, int64_t n,
+                        int64_t* starts) noexcept nogil:
+    return K.run_starts_kernel(code)(sorted, n, starts)
+
+
+cdef void run_lengths(const int64_t* starts, int64_t groups, int64_t n,
+                      int64_t* counts) noexcept nogil:
+    """The length of each of the ``groups`` runs starting at ``starts`` among ``n`` elements."""
+    cdef int64_t k
+    for k in range(groups):
+        counts[k] = (starts[k + 1] if k + 1 < groups else n) - starts[k]
+
+
+cdef void run_labels(const int64_t* order, const int64_t* starts, int64_t groups, int64_t n,
+                     int64_t* labels) noexcept nogil:
+    """For each element, the index of its run, through the sorting permutation ``order``."""
+    cdef int64_t k, i, end
+    for k in range(groups):
+        end = starts[k + 1] if k + 1 < groups else n
+        for i in range(starts[k], end):
+            labels[order[i]] = k
+
+
+cdef void isin(int code, const char* sorted, int64_t n, const char* values, int64_t m,
+               bint invert, char* out) noexcept nogil:
+    K.isin_kernel(code)(sorted, n, values, m, invert, out)
+
+
+cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
+                            int64_t** out) noexcept nogil:
+    K.nonzero_positions(mask, ndim, shape, out)
+
+
+cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,
+                 char* out) noexcept nogil:
+    K.gather_kernel(code)(src, idx, m, out)
+
+
+cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
+                  char* out, int itemsize) noexcept nogil:
+    return iterate.take(src, n, stride, idx, m, out, itemsize)
+
+
+cdef void gather_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                        const int64_t* rshape, const int64_t* rstrides,
+                        char* flat) noexcept nogil:
+    dispatch.gather_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+
+
+cdef void scatter_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
+                         const int64_t* rshape, const int64_t* rstrides,
+                         char* flat) noexcept nogil:
+    dispatch.scatter_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+
+
+cdef int64_t count_true(const uint8_t* mask, int64_t n) noexcept nogil:
+    return K.count_true(mask, n)
+
+
+cdef void compress_rows(const char* src, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                        char* dst) noexcept nogil:
+    K.compress_rows(src, mask, n, row_bytes, dst)
+
+
+cdef void expand_rows(char* dst, const uint8_t* mask, int64_t n, int64_t row_bytes,
+                      const char* src, int64_t src_step) noexcept nogil:
+    K.expand_rows(dst, mask, n, row_bytes, src, src_step)
+
+
+cdef void progression(int code, char* p, int64_t n, double start_re, double start_im,
+                      double step_re, double step_im) noexcept nogil:
+    K.progression_kernel(code)(p, n, start_re, start_im, step_re, step_im)
+
+
+cdef void int_progression(int code, char* p, int64_t n, int64_t start,
+                          int64_t step) noexcept nogil:
+    K.int_progression_kernel(code)(p, n, start, step)
+
+
+cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
+                        bint keep_lower, int64_t itemsize) noexcept nogil:
+    K.zero_triangle(p, batch, rows, cols, k, keep_lower, itemsize)
+
+
+cdef const Lapack* BLAS = NULL
+
+
+cdef int load_blas() except -1:
+    """Bind the BLAS routines, once (with the GIL held)."""
+    global BLAS
+    if BLAS == NULL:
+        BLAS = lapack()
+    return 0
+
+
+# gemm's and syrk's alpha (one) and beta (zero): a complex one's first half is the real one of
+# its precision, and zero is zero bytes in every dtype.
+cdef float complex ONE_SINGLE = 1
+cdef double complex ONE_DOUBLE = 1
+cdef double complex ZERO = 0
+
+
+cdef inline const void* one(int code) noexcept nogil:
+    return &ONE_SINGLE if code == DT_FLOAT32 or code == DT_COMPLEX64 else &ONE_DOUBLE
+
+
+cdef void gemm(int code, char ta, char tb, blas_int m, blas_int n, blas_int k, char* a,
+               blas_int lda, char* b, blas_int ldb, char* c) noexcept nogil:
+    """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
+    cdef blas_int ldc = n if n > 1 else 1
+    BLAS.gemm[code - DT_FLOAT32](&tb, &ta, &n, &m, &k, one(code), b, &ldb, a, &lda, &ZERO, c,
+                                 &ldc)
+
+
+cdef void dot(int code, blas_int k, char* a, blas_int inca, char* b, blas_int incb,
+              char* c) noexcept nogil:
+    """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
+    if code == DT_FLOAT32:
+        (<float*>c)[0] = BLAS.sdot(k, a, inca, b, incb)
+    elif code == DT_FLOAT64:
+        (<double*>c)[0] = BLAS.ddot(k, a, inca, b, incb)
+    else:
+        BLAS.dotu_sub[code - DT_COMPLEX64](k, a, inca, b, incb, c)
+
+
+cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
+               char* c) noexcept nogil:
+    """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
+    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
+    lower one of the row-major ``c``."""
+    cdef char uplo = b"U"
+    cdef blas_int ldc = n if n > 1 else 1
+    BLAS.syrk[code - DT_FLOAT32](&uplo, &trans, &n, &k, one(code), a, &lda, &ZERO, c, &ldc)
+
+
+cdef inline void batch_offsets(int64_t u, MatmulPlan* p, int64_t* oa,
+                               int64_t* ob) noexcept nogil:
+    """The byte offsets of batch ``u``'s matrices in the two operands."""
+    cdef int i
+    cdef int64_t r
+    oa[0] = 0
+    ob[0] = 0
+    for i in range(p.nb - 1, -1, -1):
+        r = u % p.bshape[i]
+        u = u // p.bshape[i]
+        oa[0] += r * p.sa[i]
+        ob[0] += r * p.sb[i]
+
+
+cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
+    """The product ``p`` describes into the C-contiguous ``c`` (BLAS after ``load_blas``)."""
+    cdef int64_t u, oa, ob
+    cdef int isz = itemsize
+    cdef int64_t cstep = p.m * p.n * isz
+    if p.how == MATMUL_BLOCKED:
+        _run_blocked(matmul_kernel(code), isz, p, c)
+    elif p.how == MATMUL_DOT:
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            dot(code, <int>p.k, p.a.data + oa, <int>p.a.s1, p.b.data + ob, <int>p.b.s0,
+                c + u * isz)
+    elif p.how == MATMUL_GRAM:
+        # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
+        syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
+        mirror_kernel(code)(c, p.m, True)
+    else:
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            gemm(code, p.ta, p.tb, <int>p.m, <int>p.n, <int>p.k, p.a.data + oa, p.lda,
+                 p.b.data + ob, p.ldb, c + u * cstep)
+
+
+cdef void _run_blocked(matmul_fn fn, int isz, MatmulPlan* p, char* c) noexcept nogil:
+    """The blocked kernel over every batch, split in row chunks over threads when it pays."""
+    cdef int64_t chunks = 1, rows_per = p.m, units, u
+    cdef int threads = iterate.threads_now()
+    cdef int64_t work = p.batches * p.m * p.n * p.k
+    if threads > 1 and work >= PARALLEL_MIN_WORK and p.batches < threads:
+        chunks = min(p.m, <int64_t>threads * 4)
+        rows_per = (p.m + chunks - 1) // chunks
+        chunks = (p.m + rows_per - 1) // rows_per
+    units = p.batches * chunks
+    if threads <= 1 or work < PARALLEL_MIN_WORK or units < 2:
+        for u in range(units):
+            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+    else:
+        for u in prange(units, num_threads=threads, schedule="static"):
+            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+
+
+cdef inline void _blocked_unit(matmul_fn fn, int isz, MatmulPlan* p, char* c, int64_t u,
+                               int64_t chunks, int64_t rows_per) noexcept nogil:
+    cdef int64_t bi = u // chunks
+    cdef int64_t r0 = (u % chunks) * rows_per
+    cdef int64_t r1 = min(p.m, r0 + rows_per)
+    cdef int64_t oa, ob
+    if r0 >= r1:
+        return
+    batch_offsets(bi, p, &oa, &ob)
+    fn(p.a.data + oa + r0 * p.a.s0 * isz, p.a.s0, p.a.s1, p.b.data + ob, p.b.s0,
+       c + (bi * p.m + r0) * p.n * isz, r1 - r0, p.n, p.k)

@@ -1,0 +1,34 @@
+# Plans that the engine hands to a backend: plain structs, the same for every device.
+from libc.stdint cimport int64_t
+
+cdef enum:
+    PLAN_MAXDIM = 64
+
+# How a matrix product runs: one dot per batch (a row by a column), a Gram product (half in
+# syrk, then mirrored), gemm per batch, or arrayx's blocked kernel (bool, integers, tiny
+# products).
+cdef enum MatmulHow:
+    MATMUL_DOT
+    MATMUL_GRAM
+    MATMUL_GEMM
+    MATMUL_BLOCKED
+
+cdef struct Mat:
+    # One operand seen as a stack of (rows x cols) matrices.
+    char* data
+    int64_t rows, cols, s0, s1   # element strides
+    int nbatch
+    int64_t bshape[PLAN_MAXDIM]
+    int64_t bstride[PLAN_MAXDIM]   # in bytes
+
+cdef struct MatmulPlan:
+    MatmulHow how
+    Mat a, b
+    int64_t m, n, k
+    char ta, tb                # gemm's transpose flags (column-major view of a and b)
+    int lda, ldb
+    int64_t batches             # the product of the broadcast batch shape
+    int nb                      # batch dimensions
+    int64_t bshape[PLAN_MAXDIM]
+    int64_t sa[PLAN_MAXDIM]     # a's and b's byte strides over the batch shape
+    int64_t sb[PLAN_MAXDIM]
