@@ -93,6 +93,30 @@ def test_float32_sum_is_pairwise() -> None:
         float(np.sum(values)) - exact) + 1e-3 * abs(exact) * 1e-3
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape_axis", [((3000,), None), ((700, 900), 0), ((700, 900), 1),
+                                        ((4, 150, 3), 1), ((600, 1000), None)])
+def test_float_prod_folds_in_order(dtype: type, shape_axis: tuple) -> None:
+    # NumPy multiplies in order; so does arrayx, to the bit, on any thread count. Regrouped, a
+    # zero in one group times an overflow in another would be NaN instead of 0.
+    shape, axis = shape_axis
+    rng = np.random.default_rng(7)
+    a = rng.uniform(0.5, 1.9, shape).astype(dtype)
+    before = xp.get_num_threads()
+    try:
+        for threads in (1, 2):
+            xp.set_num_threads(threads)
+            got = np.asarray(xp.prod(xp.asarray(a), axis=axis))
+            np.testing.assert_array_equal(got, np.prod(a, axis=axis))
+    finally:
+        xp.set_num_threads(before)
+    fives = np.full(shape, 5, dtype=dtype)
+    fives.flat[0] = 0
+    with np.errstate(all="ignore"):
+        want = np.prod(fives, axis=axis)
+    np.testing.assert_array_equal(np.asarray(xp.prod(xp.asarray(fives), axis=axis)), want)
+
+
 def test_default_sum_dtypes_and_errors() -> None:
     assert xp.sum(xp.ones(3, dtype=xp.int8)).dtype == xp.int64
     assert xp.sum(xp.ones(3, dtype=xp.uint8)).dtype == xp.uint64

@@ -28,7 +28,7 @@ from arrayx._kernels.cpu.dispatch cimport (
 )
 from arrayx._kernels.cpu cimport backend as cpu
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
-from arrayx._kernels.dtype_codes cimport DT_BOOL, NDTYPES
+from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_FLOAT32, NDTYPES
 from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 
 from arrayx._kernels import dtypes as _registry
@@ -639,8 +639,12 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     cdef Operand ops[2]
     ops[0] = operand(s, l, code, acc)
     ops[1] = operand(o, spread, acc, acc)
-    run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False,
-          fold_init_kernel(op, acc), ol.size, fn)
+    if op == FOLD_PROD and acc >= DT_FLOAT32:
+        # A float product folds in order (see ax_reduce.hpp's fold_in_order), so on one thread.
+        run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False)
+    else:
+        run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False,
+              fold_init_kernel(op, acc), ol.size, fn)
     return o, ol, acc
 
 

@@ -187,6 +187,13 @@ A fold_lanes(const A* p, int64_t n, Map m) {
 template <class Op, class A, class Map>
 A fold_pairwise(const A* p, int64_t s, int64_t n, Map m);
 
+// Float and complex products fold strictly in order, as NumPy's do: regrouped, a run such as
+// [0, 5, 5, ...] can overflow one group to inf while another holds the 0, and 0 * inf is NaN
+// where the product in order stays 0.
+template <class Op, class A>
+inline constexpr bool fold_in_order =
+    std::is_same_v<Op, fold_prod> && !std::is_integral_v<A> && !std::is_same_v<A, bool8>;
+
 // The fold of the run p[0], p[s], ..., p[(n - 1) s], each element mapped by m first.
 template <class Op, class A, class Map = as_read>
 A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
@@ -198,6 +205,10 @@ A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
             if (s == 1 && n >= FOLD_UNROLL * vec_width<U>)
                 return static_cast<A>(fold_lanes<Op, U>(reinterpret_cast<const U*>(p), n, m));
         }
+        A acc = Op::template identity<A>();
+        for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
+        return acc;
+    } else if constexpr (fold_in_order<Op, A>) {
         A acc = Op::template identity<A>();
         for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
         return acc;
@@ -258,7 +269,7 @@ void fold_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
         return;
     }
     int64_t i = 0;
-    if (st[1] == 1 && st[3] == 1 && st[2] == 0) {
+    if (st[1] == 1 && st[3] == 1 && st[2] == 0 && !fold_in_order<Op, A>) {
         // Rows folded into one output row eight at a time (pairwise among the eight): an
         // eighth of the output traffic.
         for (; i + 8 <= n0; i += 8) {
