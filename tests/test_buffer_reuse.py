@@ -53,3 +53,18 @@ def test_the_cache_stays_bounded() -> None:
     arrays = [xp.empty(8 * BIG) for _ in range(8)]  # 64 MiB each
     del arrays
     assert storage.cached_bytes() <= 256 << 20
+
+
+def test_a_full_cache_makes_room_for_the_newest_buffer() -> None:
+    # Four buffers of sizes no longer used fill the slots; a buffer freed after them is kept
+    # (the oldest one goes), so a loop on a new size still gets its buffer back.
+    stale = [xp.empty(BIG * k) for k in (2, 3, 5, 7)]
+    del stale
+    x = xp.empty(BIG * 11)
+    where = address(x)
+    del x
+    kept = storage.cached_bytes()
+    again = xp.empty(BIG * 11)
+    assert kept - storage.cached_bytes() >= 8 * BIG * 11
+    assert address(again) == where
+    assert kept <= 256 << 20

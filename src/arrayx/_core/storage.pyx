@@ -85,11 +85,22 @@ cdef void* cache_take(size_t* n) noexcept:
 
 
 cdef bint cache_put(void* raw, size_t capacity) noexcept:
-    """Keep a freed buffer for reuse; False when the cache is full (the caller frees it)."""
+    """Keep a freed buffer for reuse, making room by freeing the buffers kept longest; False
+    when it is too small or too large to keep (the caller frees it)."""
     global cache_count, cache_total
-    if capacity < HUGEPAGE_MIN or cache_count == CACHE_SLOTS or (
-            cache_total + capacity > CACHE_BYTES):
+    if capacity < HUGEPAGE_MIN or capacity > CACHE_BYTES:
         return False
+    # The newest buffer is the likeliest to be asked for again (a loop frees and requests the
+    # same sizes): without eviction, buffers of sizes no longer in use would hold the slots
+    # for good and every later request would take fresh pages.
+    cdef int i
+    while cache_count == CACHE_SLOTS or cache_total + capacity > CACHE_BYTES:
+        free(cache_raw[0])
+        cache_total -= cache_capacity[0]
+        cache_count -= 1
+        for i in range(cache_count):
+            cache_raw[i] = cache_raw[i + 1]
+            cache_capacity[i] = cache_capacity[i + 1]
     cache_raw[cache_count] = raw
     cache_capacity[cache_count] = capacity
     cache_count += 1
