@@ -22,6 +22,7 @@ cotangent that ``where`` sends to an unselected branch is an exact 0, so
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -297,20 +298,23 @@ def _to_shape(ans, x, *args, **kw):
     return lambda g: xp.reshape(g, shape)
 
 
+def _bounds(lengths):
+    """The ``(start, stop)`` of each of consecutive runs of ``lengths``."""
+    stops = list(itertools.accumulate(lengths))
+    return zip([0] + stops[:-1], stops, strict=True)
+
+
 def _concat(ans, *arrays, axis=0):
     shapes = [a.shape for a in arrays]
 
     def vjp(g):
         if axis is None:
-            sizes = np.cumsum([math.prod(s) for s in shapes]).tolist()
             flat = xp.reshape(g, (-1,))
-            return tuple(xp.reshape(flat[lo:hi], s)
-                         for lo, hi, s in zip([0] + sizes[:-1], sizes, shapes, strict=False))
+            return tuple(xp.reshape(flat[lo:hi], s) for (lo, hi), s in
+                         zip(_bounds(math.prod(s) for s in shapes), shapes, strict=True))
         ax_ = axis % len(shapes[0])
-        ends = np.cumsum([s[ax_] for s in shapes]).tolist()
         pre = (slice(None),) * ax_
-        starts = [0] + ends[:-1]
-        return tuple(g[pre + (slice(lo, hi),)] for lo, hi in zip(starts, ends, strict=True))
+        return tuple(g[pre + (slice(lo, hi),)] for lo, hi in _bounds(s[ax_] for s in shapes))
     return vjp
 
 
@@ -327,7 +331,7 @@ def _moveaxis(ans, x, source, destination):
 
 
 def _permute_dims(ans, x, axes):
-    inverse = tuple(int(i) for i in np.argsort(axes))
+    inverse = tuple(sorted(range(len(axes)), key=lambda i: axes[i]))
     return lambda g: xp.permute_dims(g, inverse)
 
 
