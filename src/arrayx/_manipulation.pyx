@@ -4,11 +4,11 @@ import operator
 
 from libc.stdint cimport INT64_MAX, int64_t
 
-from arrayx._array cimport Array, as_array, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, contiguous, new_layout, normalize_axis, parse_shape,
+    MAXDIM, Layout, as_items, contiguous, new_layout, normalize_axis, normalized_axes, parse_shape,
 )
-from arrayx._engine cimport copy_cast
+from arrayx._engine cimport ITEMSIZE, copy_cast
 from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
 from arrayx._core.layout cimport broadcast_to as layout_broadcast_to
 from arrayx._core.layout cimport expand_dims as layout_expand_dims
@@ -18,7 +18,7 @@ from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.layout cimport squeeze as layout_squeeze
 
 from arrayx._core.layout import make as make_layout
-from arrayx._dtypes import CODE, result_type
+from arrayx._dtypes import CODE, DTYPES, result_type
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -30,6 +30,43 @@ __all__ = [
 
 cdef inline Array _view(Array a, Layout L, bint writeable=True):
     return wrap(a._storage, L, a._code, writeable and a._writeable)
+
+
+def reinterpret(x, dtype) -> Array:
+    """NumPy's ``x.view(dtype)``: ``x``'s bytes read as ``dtype``, a view that copies nothing.
+
+    A dtype of another item size rescales the last axis, which must then be contiguous and
+    hold a whole number of the new items; every other stride and the offset must be whole
+    multiples of the new item size (ValueError otherwise, as NumPy's).
+    """
+    cdef Array a = as_array(x, "view")
+    cdef int code = code_of(dtype)
+    cdef int64_t old = ITEMSIZE[a._code], new = ITEMSIZE[code]
+    cdef Layout L = a._layout
+    cdef int n = L.ndim, i
+    cdef int64_t shape[MAXDIM]
+    cdef int64_t strides[MAXDIM]
+    for i in range(n):
+        shape[i] = L.shape_[i]
+        strides[i] = L.strides_[i] * old
+    if old != new:
+        if n == 0 or (strides[n - 1] != old and shape[n - 1] != 1):
+            raise ValueError(f"to view an array of {a.dtype} as {DTYPES[code]}, its "
+                             "last axis must be contiguous")
+        if shape[n - 1] * old % new:
+            raise ValueError(f"the last axis of {shape[n - 1] * old} bytes does not divide "
+                             f"into items of {new} bytes")
+        shape[n - 1] = shape[n - 1] * old // new
+        strides[n - 1] = new
+    for i in range(n):
+        if strides[i] % new:
+            raise ValueError(f"a stride of {strides[i]} bytes is not a whole number of "
+                             f"{DTYPES[code]} items")
+        strides[i] //= new
+    if L.offset * old % new:
+        raise ValueError(f"the array does not start on a {DTYPES[code]} boundary")
+    return wrap(a._storage, new_layout(n, shape, strides, L.offset * old // new), code,
+                a._writeable)
 
 
 def permute_dims(x, /, axes) -> Array:
@@ -540,14 +577,10 @@ def moveaxis(x, source, destination, /) -> Array:
     """
     cdef Array a = as_array(x, "moveaxis")
     cdef int n = a._layout.ndim
-    src = source if isinstance(source, tuple) else (source,)
-    dst = destination if isinstance(destination, tuple) else (destination,)
+    src = normalized_axes(source, n)
+    dst = normalized_axes(destination, n)
     if len(src) != len(dst):
         raise ValueError("moveaxis needs as many destinations as sources")
-    src = [normalize_axis(s, n) for s in src]
-    dst = [normalize_axis(d, n) for d in dst]
-    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise ValueError("moveaxis: repeated axis")
     order = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src, strict=True)):
         order.insert(d, s)
@@ -623,10 +656,10 @@ def roll(x, /, shift, *, axis=None) -> Array:
     """
     cdef Array a = as_array(x, "roll")
     if axis is None:
-        flat = roll(reshape(a, (-1,)), shift if isinstance(shift, int) else sum(shift), axis=0)
+        flat = roll(reshape(a, (-1,)), sum(as_items(shift)), axis=0)
         return reshape(flat, a.shape)
-    shifts = shift if isinstance(shift, tuple) else (shift,)
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    shifts = as_items(shift)
+    axes = as_items(axis)
     if len(shifts) == 1 and len(axes) > 1:
         shifts = shifts * len(axes)
     if len(shifts) != len(axes):

@@ -274,17 +274,23 @@ cdef tuple reduction_axes(object axis, int ndim):
     """Sorted, normalised, distinct axes of ``axis`` (None: all); AxisError on a repeat."""
     if axis is None:
         return tuple(range(ndim))
-    return tuple(sorted(_axes_list(axis, ndim)))
+    return tuple(sorted(normalized_axes(axis, ndim)))
 
 
-cdef list _axes_list(object axes, int ndim):
-    """Normalised axes of an int or a tuple; AxisError on a repeat."""
-    if not isinstance(axes, (tuple, list)):
-        axes = (axes,)
-    axes = exact_sequence(axes)
+cdef tuple as_items(object arg):
+    """An argument that is one item or several (axes, shifts) as a tuple of its items: a tuple
+    or a list gives its items, as NumPy, CuPy and PyTorch take either; anything else is one."""
+    if isinstance(arg, (tuple, list)):
+        return tuple(exact_sequence(arg))
+    return (arg,)
+
+
+cdef list normalized_axes(object axes, int ndim):
+    """Normalised axes of an int, a tuple or a list; AxisError on a repeat."""
+    axes = as_items(axes)
     out = [normalize_axis(a, ndim) for a in axes]
     if len(set(out)) != len(out):
-        raise AxisError(f"repeated axis in {tuple(axes)}")
+        raise AxisError(f"repeated axis in {axes}")
     return out
 
 
@@ -303,7 +309,7 @@ cdef Layout permute(Layout a, object axes):
     axes = exact_sequence(axes)
     if len(axes) != a.ndim:
         raise ValueError(f"axes {tuple(axes)} do not match an array of {a.ndim} dimensions")
-    order = _axes_list(axes, a.ndim)
+    order = normalized_axes(axes, a.ndim)
     cdef Layout L = _alloc(a.ndim)
     cdef int i, j
     for i in range(a.ndim):
@@ -324,7 +330,7 @@ cdef Layout expand_dims(Layout a, object axes):
     cdef int n = a.ndim + len(axes)
     if n > MAXDIM:
         raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
-    new = set(_axes_list(axes, n))
+    new = set(normalized_axes(axes, n))
     cdef Layout L = _alloc(n)
     cdef int i, j = 0
     for i in range(n):
@@ -346,7 +352,7 @@ cdef Layout squeeze(Layout a, object axes):
     if axes is None:
         drop = {i for i in range(a.ndim) if a.shape_[i] == 1}
     else:
-        drop = set(_axes_list(axes, a.ndim))
+        drop = set(normalized_axes(axes, a.ndim))
         for i in drop:
             if a.shape_[i] != 1:
                 raise ValueError(
@@ -430,7 +436,7 @@ cdef int broadcast_shapes(list layouts, int64_t* out) except -1:
 
 cdef Layout flip(Layout a, object axes):
     """Reverse the order of elements along ``axes`` (None: all) with negative strides."""
-    cdef list which = list(range(a.ndim)) if axes is None else _axes_list(axes, a.ndim)
+    cdef list which = list(range(a.ndim)) if axes is None else normalized_axes(axes, a.ndim)
     cdef Layout L = new_layout(a.ndim, a.shape_, a.strides_, a.offset)
     for i in which:
         if L.shape_[i] > 0:

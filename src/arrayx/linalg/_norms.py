@@ -148,7 +148,7 @@ def _every_axis(axis: int | tuple[int, ...] | None, ndim: int) -> bool:
     """Whether ``axis`` names every one of ``ndim`` axes."""
     if axis is None:
         return True
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     return len(axes) == ndim and {int(i) % ndim for i in axes} == set(range(ndim))
 
 
