@@ -75,11 +75,21 @@ def test_python_scalar_conversions(a: np.ndarray) -> None:
 
 @given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=2)))
 def test_every_scalar_conversion_needs_0d(a: np.ndarray) -> None:
-    # Size-1 arrays of any rank included: the standard converts 0-d arrays only.
+    # Beyond the standard, one-element arrays of any rank convert as NumPy's do, except to
+    # an index; strict mode converts 0-d arrays only, as the standard.
     x = xp.asarray(a)
-    for convert in (bool, int, float, complex, operator.index):
-        with pytest.raises((TypeError, ValueError)):
-            convert(x)
+    converts = (bool, int, float, complex, operator.index)
+    if a.size == 1:
+        assert bool(x) == bool(a.reshape(()))
+        with pytest.raises(TypeError):
+            operator.index(x)
+        xp.set_strict_flags(strict=True)
+    try:
+        for convert in converts:
+            with pytest.raises((TypeError, ValueError)):
+                convert(x)
+    finally:
+        xp.reset_strict_flags()
 
 
 @given(a=arrays(ALL, shape=st.just(())), data=st.data())

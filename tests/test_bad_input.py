@@ -106,7 +106,9 @@ def test_bad_creation_arguments() -> None:
     with pytest.raises(ValueError):
         xp.linspace(0, 1, -1)
     with pytest.raises(TypeError):
-        xp.linspace(0, 1, 5, dtype=xp.int32)
+        xp.linspace(0, 1j, 5, dtype=xp.float64)
+    with pytest.raises(TypeError):
+        xp.linspace("0", 1, 5)
     with pytest.raises(ValueError):
         xp.meshgrid(xp.ones(2), indexing="ab")
     with pytest.raises(ValueError):
@@ -124,11 +126,15 @@ def test_bad_creation_arguments() -> None:
 def test_assign_incompatible_values() -> None:
     x = xp.zeros(3, dtype=xp.int32)
     with pytest.raises(TypeError):
-        x[0] = 1.5
+        x[0] = 1.5j
     with pytest.raises(TypeError):
-        x[...] = xp.ones(3, dtype=xp.float64)
+        x[...] = xp.ones(3, dtype=xp.complex128)
+    with pytest.raises(TypeError):
+        x[...] = "abc"
     with pytest.raises(ValueError):
         x[...] = xp.ones(4, dtype=xp.int32)
+    with pytest.raises(ValueError):
+        x[0] = float("nan")
     assert np.asarray(x).tolist() == [0, 0, 0]
 
 

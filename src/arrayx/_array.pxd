@@ -28,3 +28,5 @@ cdef Array new_array(Layout layout, int code, object device, bint zero=*)
 cdef int code_of(object dtype) except -1
 cdef Array contiguous_copy(Array a, int code)
 cdef Array as_array(object x, str name)
+cdef object assign_value(object value, int code)
+cdef Array assign_source(Array dst, object value)

@@ -26,7 +26,7 @@ from arrayx._kernels.dtype_codes cimport NDTYPES
 
 import numpy as np
 
-from arrayx import _devices, _dtypes
+from arrayx import _devices, _dtypes, _strict
 from arrayx._kernels import dtypes as _registry
 
 from arrayx._engine import BINARY_NAMES, UNARY_NAMES
@@ -349,12 +349,14 @@ cdef class Array:
     # --- Python scalars ---------------------------------------------------------------------
 
     def __bool__(self) -> bool:
-        if self._layout.ndim != 0:
+        if self._layout.size != 1:
             raise ValueError(f"the truth value of an array of shape {self.shape} is ambiguous")
+        if self._layout.ndim != 0 and _strict.FLAGS.strict:
+            raise ValueError(_strict.rule(f"bool() of an array of shape {self.shape}", "0-d"))
         return bool(self.scalar())
 
     def __int__(self) -> int:
-        """``int(self)``: the only element of a 0-d array as a Python ``int``.
+        """``int(self)``: the only element of a one-element array as a Python ``int``.
 
         Returns
         -------
@@ -363,7 +365,8 @@ cdef class Array:
         Raises
         ------
         TypeError
-            If ``self`` is not 0-d, or is complex.
+            If ``self`` has more or fewer than one element (in strict mode: is not 0-d), or is
+            complex.
 
         Examples
         --------
@@ -377,7 +380,7 @@ cdef class Array:
         return int(v)
 
     def __float__(self) -> float:
-        """``float(self)``: the only element of a 0-d array as a Python ``float``.
+        """``float(self)``: the only element of a one-element array as a Python ``float``.
 
         Returns
         -------
@@ -386,7 +389,8 @@ cdef class Array:
         Raises
         ------
         TypeError
-            If ``self`` is not 0-d, or is complex.
+            If ``self`` has more or fewer than one element (in strict mode: is not 0-d), or is
+            complex.
 
         Examples
         --------
@@ -400,7 +404,7 @@ cdef class Array:
         return float(v)
 
     def __complex__(self) -> complex:
-        """``complex(self)``: the only element of a 0-d array as a Python ``complex``.
+        """``complex(self)``: the only element of a one-element array as a Python ``complex``.
 
         Returns
         -------
@@ -409,7 +413,7 @@ cdef class Array:
         Raises
         ------
         TypeError
-            If ``self`` is not 0-d.
+            If ``self`` has more or fewer than one element (in strict mode: is not 0-d).
 
         Examples
         --------
@@ -440,12 +444,70 @@ cdef class Array:
         """
         if not 1 <= self._code <= 8:
             raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
-        return _only_scalar(self, "an index")
+        if self._layout.ndim != 0:
+            raise TypeError(f"only 0-d arrays can be used as an index; this one has shape "
+                            f"{self.shape}")
+        return self.scalar()
 
     def __len__(self) -> int:
         if self._layout.ndim == 0:
             raise TypeError("len() of a 0-d array")
         return self._layout.shape_[0]
+
+    def __iter__(self):
+        """``iter(self)``: the subarrays along the first axis, as views.
+
+        Returns
+        -------
+        iterator of Array
+
+        Raises
+        ------
+        TypeError
+            If ``self`` is 0-d.
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> [int(v) for v in xp.asarray([4, 5, 6])]
+        [4, 5, 6]
+        """
+        if self._layout.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self._layout.shape_[0]))
+
+    def __format__(self, str spec) -> str:
+        """``format(self, spec)``: a 0-d array formats as its element; other arrays take only
+        the empty format, which gives ``str(self)``, as NumPy's do.
+
+        Parameters
+        ----------
+        spec : str
+            The format specification.
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        TypeError
+            If ``spec`` is not empty and ``self`` is not 0-d (in strict mode: not empty).
+
+        Examples
+        --------
+        >>> import arrayx as xp
+        >>> f"{xp.asarray(3.14159):.3f}"
+        '3.142'
+        """
+        if not spec:
+            return str(self)
+        if self._layout.ndim != 0 or self._storage.device != CPU:
+            raise TypeError(f"unsupported format string {spec!r} passed to an arrayx array of "
+                            f"shape {self.shape}")
+        if _strict.FLAGS.strict:
+            raise TypeError(_strict.rule(f"format() of a 0-d array with {spec!r}", "0-d"))
+        return format(self.scalar(), spec)
 
     # --- printing ---------------------------------------------------------------------------
 
@@ -521,8 +583,11 @@ cdef class Array:
         ----------
         key : int, slice, ellipsis, None, Array, or a tuple of them
             The index, as for :meth:`__getitem__`.
-        value : Array or Python scalar
-            What to write, broadcast to the selection. An array's dtype must promote to ``self``'s.
+        value : Array, Python scalar, or what ``asarray`` takes
+            What to write, broadcast to the selection and cast to ``self``'s dtype as NumPy's
+            assignment casts (a float into an integer array truncates; complex into real is an
+            error). Strict mode takes arrays and Python scalars whose dtype promotes to
+            ``self``'s only, as the standard.
 
         Raises
         ------
@@ -557,23 +622,12 @@ cdef class Array:
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
-        cdef Array v
         cdef char* p
-        if isinstance(value, (bool, int, float, complex)):
-            if L.size == 1:
-                p = self._storage.data + L.offset * ITEMSIZE[self._code]
-                write_scalar(p, self._code, _scalar_for(value, self._code))
-                return
-            v = scalar_array(_scalar_for(value, self._code), self._code, self._storage.device)
-        elif isinstance(value, Array):
-            v = <Array>value
-            if v._storage.device != self._storage.device:
-                raise ValueError(f"cannot assign an array on {v.device} into one on "
-                                 f"{self.device}")
-            _check_assign_dtype(v._code, self._code)
-        else:
-            raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array; "
-                            f"use a Python scalar or an arrayx array")
+        if L.size == 1 and isinstance(value, (bool, int, float, complex)):
+            p = self._storage.data + L.offset * ITEMSIZE[self._code]
+            write_scalar(p, self._code, assign_value(value, self._code))
+            return
+        cdef Array v = assign_source(self, value)
         cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
         copy_cast(v._storage, src, v._code, self._storage, L, self._code)
 
@@ -1497,9 +1551,14 @@ cdef class Array:
 
 
 cdef object _only_scalar(Array a, str what):
-    if a._layout.ndim != 0:
-        raise TypeError(f"only 0-d arrays can be converted to {what}; this one has shape "
-                        f"{a.shape}")
+    """The element of a one-element array; NumPy, CuPy and PyTorch convert one of any shape
+    (strict mode: 0-d only, as the standard)."""
+    if a._layout.size != 1:
+        raise TypeError(f"only one-element arrays can be converted to {what}; this one has "
+                        f"shape {a.shape}")
+    if a._layout.ndim != 0 and _strict.FLAGS.strict:
+        raise TypeError(_strict.rule(f"conversion to {what} of an array of shape {a.shape}",
+                                     "0-d"))
     return a.scalar()
 
 
@@ -1543,22 +1602,64 @@ cdef object _basic_key(object key):
     return key
 
 
-cdef object _scalar_for(object value, int code):
-    """Check a Python scalar may be assigned into an array of dtype ``code``."""
+cdef object assign_value(object value, int code):
+    """A Python scalar as the value it assigns into an array of dtype ``code``.
+
+    As NumPy's assignment: a float into an integer array truncates (``int()``: NaN is a
+    ValueError, infinity and out-of-range values an OverflowError), any number into a bool
+    array is its truth; a complex into a real array is a TypeError. Strict mode keeps the
+    standard's rule: the scalar's kind must be one the dtype holds.
+    """
     if isinstance(value, complex) and code < 11:
         raise TypeError(f"cannot assign the complex scalar {value!r} into a "
                         f"{DTYPES[code]} array")
+    if _strict.FLAGS.strict:
+        if (isinstance(value, float) and code < 9) or (
+                isinstance(value, int) and not isinstance(value, bool) and code == 0):
+            raise TypeError(_strict.rule(f"assigning the {type(value).__name__} {value!r} into "
+                                         f"a {DTYPES[code]} array", "assignment"))
+        return value
+    if code == 0:
+        return bool(value)
     if isinstance(value, float) and code < 9:
-        raise TypeError(f"cannot assign the float {value!r} into a {DTYPES[code]} array")
-    if isinstance(value, int) and not isinstance(value, bool) and code == 0:
-        raise TypeError(f"cannot assign the int {value!r} into a bool array")
+        return int(value)
     return value
 
 
+cdef Array assign_source(Array dst, object value):
+    """``value`` as an array to assign into ``dst``, by assignment's one casting rule (which
+    ``assign_value`` and ``_check_assign_dtype`` state): an arrayx array, a Python scalar, or,
+    outside strict mode, what ``asarray`` takes (NumPy arrays and scalars, nested lists), as
+    NumPy, CuPy and PyTorch accept them."""
+    cdef Array v
+    if isinstance(value, (bool, int, float, complex)):
+        return scalar_array(assign_value(value, dst._code), dst._code, dst._storage.device)
+    if isinstance(value, Array):
+        v = <Array>value
+        if v._storage.device != dst._storage.device:
+            raise ValueError(f"cannot assign an array on {v.device} into one on {dst.device}")
+    elif _strict.FLAGS.strict:
+        raise TypeError(_strict.rule(f"assigning a {type(value).__name__}", "assignment"))
+    else:
+        from arrayx._creation import asarray  # _creation builds on this module
+        v = asarray(value, device=dst._storage.device)
+    _check_assign_dtype(v._code, dst._code)
+    return v
+
+
 cdef int _check_assign_dtype(int src, int dst) except -1:
-    """An array may be assigned where its dtype promotes to the destination's."""
-    if _dtypes.promote(DTYPES[src], DTYPES[dst]) != DTYPES[dst]:
-        raise TypeError(f"cannot assign an array of {DTYPES[src]} into one of {DTYPES[dst]}")
+    """An array of any real dtype may be assigned into any real array, cast as ``astype``
+    casts (NumPy's assignment); complex into real is a TypeError. Strict mode keeps the
+    standard's rule: the source dtype must promote to the destination's."""
+    if src == dst:
+        return 0
+    if _strict.FLAGS.strict:
+        if _dtypes.promote(DTYPES[src], DTYPES[dst]) != DTYPES[dst]:
+            raise TypeError(_strict.rule(f"assigning an array of {DTYPES[src]} into one of "
+                                         f"{DTYPES[dst]}", "assignment"))
+    elif src >= 11 and dst < 11:
+        raise TypeError(f"cannot cast an array of {DTYPES[src]} to {DTYPES[dst]} in an "
+                        f"assignment: it would drop the imaginary part; assign real(value)")
     return 0
 
 
@@ -1621,7 +1722,8 @@ cdef object inplace_op(int op, Array a, object b):
     if scalar:
         binary_into_scalar(op, a._storage, a._layout, a._code, b)
     else:
-        binary_into(op, a._storage, a._layout, a._code, y._storage, y._layout, y._code)
+        binary_into(op, a._storage, a._layout, a._code, y._storage, y._layout, y._code,
+                    not _strict.FLAGS.strict)
     return a
 
 

@@ -11,9 +11,12 @@ from arrayx._array cimport Array, code_of, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, exact_sequence, new_layout
 from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
-from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_INT64
+from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_INT64, NDTYPES
 
-from arrayx import _devices
+import numpy as np
+
+from arrayx import _devices, _dtypes
+from arrayx._kernels import dtypes as _registry
 
 cdef enum:
     K_BOOL = 0
@@ -25,6 +28,11 @@ cdef enum:
 cdef int DEFAULT_CODE[4]
 DEFAULT_CODE[:] = [0, 4, 10, 12]
 cdef object CPU = _devices.CPU
+# The scalar kind (K_BOOL ... K_COMPLEX) of each dtype code, from the dtype registry.
+cdef int KIND_OF_CODE[NDTYPES]
+KIND_OF_CODE[:] = ["bifc".index(d[1].replace("u", "i")) for d in _registry.DTYPES]
+cdef dict CODE = _dtypes.CODE
+cdef tuple DTYPES = _dtypes.DTYPES
 
 # Buffer-protocol format characters (native, standard sizes) -> dtype codes.
 _FORMAT_CODES = {
@@ -55,6 +63,26 @@ cdef inline int scalar_kind(object x) except -2:
     return -1
 
 
+cdef int leaf_code(object x, int kind) except -2:
+    """The dtype code a scalar leaf of ``kind`` brings to its sequence's dtype, as NumPy reads
+    sequences: a Python scalar its kind's default dtype, a 0-d array or a NumPy scalar its own
+    (``[np.int32(1), np.int32(2)]`` is int32; beside a Python int, int64)."""
+    if isinstance(x, Array):
+        return (<Array>x)._code
+    if isinstance(x, (bool, int, float, complex)):
+        return DEFAULT_CODE[kind]
+    return CODE.get(x.dtype, DEFAULT_CODE[kind])
+
+
+cdef int promote_codes(int a, int b) except -2:
+    """NumPy's promotion of two leaves' dtype codes (-1: no leaf yet)."""
+    if a == b or b < 0:
+        return a
+    if a < 0:
+        return b
+    return CODE.get(np.promote_types(DTYPES[a], DTYPES[b]), DEFAULT_CODE[KIND_OF_CODE[max(a, b)]])
+
+
 cdef inline object leaf_value(object x):
     """A scalar leaf as a Python scalar."""
     if isinstance(x, (bool, int, float, complex)):
@@ -62,6 +90,19 @@ cdef inline object leaf_value(object x):
     if isinstance(x, Array):
         return (<Array>x).scalar()
     return x.item()
+
+
+def scalar_like(object x, str what) -> tuple:
+    """``x`` as a Python scalar and the dtype code it carries: -1 for a Python scalar, its own
+    for a 0-d array (arrayx's or another library's) or a NumPy scalar, which NumPy, CuPy and
+    PyTorch accept wherever a scalar is; TypeError naming ``what`` for anything else."""
+    cdef int kind = -1 if isinstance(x, Array) and (<Array>x)._layout.ndim else scalar_kind(x)
+    if kind < 0:
+        raise TypeError(f"{what} must be a Python scalar or a 0-d array, got "
+                        f"{type(x).__name__}")
+    if isinstance(x, (bool, int, float, complex)):
+        return x, -1
+    return leaf_value(x), leaf_code(x, kind)
 
 
 cdef inline bint is_sequence(object x):
@@ -86,19 +127,20 @@ cdef object exact_tree(object obj, int depth):
 
 
 cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
-    """Check ``obj`` has ``shape`` from ``depth`` on; return the widest leaf kind found.
+    """Check ``obj`` has ``shape`` from ``depth`` on; return the dtype code its leaves
+    promote to (``leaf_code``), -1 when it has none.
 
     Only exact lists and tuples are read (``exact_tree`` makes them so); -3 says a
     subclass was met and nothing can be concluded.
     """
-    cdef int kind = -1, k
+    cdef int code = -1, k
     if depth == ndim:
         k = scalar_kind(obj)
         if k < 0:
             if is_sequence(obj):
                 raise ValueError("the nested sequence is ragged: its lengths differ")
             raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
-        return k
+        return leaf_code(obj, k)
     if not is_exact(obj):
         if is_sequence(obj):
             return -3
@@ -109,9 +151,9 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
         k = scan(item, depth + 1, ndim, shape)
         if k == -3:
             return -3
-        if k > kind:
-            kind = k
-    return kind
+        if k != code:
+            code = promote_codes(code, k)
+    return code
 
 
 cdef int fill(object obj, int depth, int ndim, const int64_t* shape, char** ptr,
@@ -177,14 +219,15 @@ def from_sequence(obj, dtype, device) -> Array:
     """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays)."""
     cdef int64_t shape[MAXDIM]
     cdef int ndim = shape_of(obj, shape)
-    cdef int kind = -3 if ndim == -3 else scan(obj, 0, ndim, shape)
-    if kind == -3:
+    cdef int found = -3 if ndim == -3 else scan(obj, 0, ndim, shape)
+    if found == -3:
         obj = exact_tree(obj, 0)
         ndim = shape_of(obj, shape)
-        kind = scan(obj, 0, ndim, shape)
+        found = scan(obj, 0, ndim, shape)
+    cdef int kind = KIND_OF_CODE[found] if found >= 0 else -1
     cdef int code
     if dtype is None:
-        code = DEFAULT_CODE[kind] if kind >= 0 else 10
+        code = found if found >= 0 else 10
     else:
         code = code_of(dtype)
         _check_kind(kind, code)

@@ -2,7 +2,9 @@
 from libc.math cimport ceil, isfinite
 from libc.stdint cimport INT64_MAX, int64_t
 
-from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
+from arrayx._array cimport (
+    Array, as_array, assign_value, code_of, contiguous_copy, new_array, wrap,
+)
 from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
 )
@@ -10,13 +12,14 @@ from arrayx._engine cimport (
     ITEMSIZE, copy_cast, int_progression, progression, write_scalar, zero_triangle,
 )
 from arrayx._kernels.dtype_codes cimport (
-    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT64,
+    DT_BOOL, DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT64,
 )
 
 import operator
 
 from arrayx import _devices, _dtypes
-from arrayx._convert import from_buffer, from_sequence
+from arrayx._array import _scalar_array, apply_unary
+from arrayx._convert import from_buffer, from_sequence, scalar_like
 from arrayx._dlpack import from_dlpack
 
 __all__ = [
@@ -173,11 +176,12 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     ----------
     shape : int or tuple of ints
         The shape; every size non-negative.
-    fill_value : bool, int, float or complex
-        The value of every element (a 0-d array is read as its scalar).
+    fill_value : bool, int, float, complex, or a 0-d array
+        The value of every element, written as assignment writes it (a float into an
+        integer dtype truncates, as NumPy's ``full`` does).
     dtype : dtype, optional
-        Default: the default dtype of ``fill_value``'s kind (``bool``, ``int64``, ``float64`` or
-        ``complex128``).
+        Default: a 0-d array's (or NumPy scalar's) own dtype, else the default dtype of
+        ``fill_value``'s kind (``bool``, ``int64``, ``float64`` or ``complex128``).
     device : Device or str, optional
         Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
 
@@ -189,7 +193,8 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     Raises
     ------
     TypeError
-        If ``fill_value`` is not a Python scalar, or is complex for a real ``dtype``.
+        If ``fill_value`` is not a Python scalar or a 0-d array, or is complex for a real
+        ``dtype``.
 
     Examples
     --------
@@ -200,20 +205,12 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     >>> xp.full(3, 0.5, dtype=xp.float32)
     Array([0.5, 0.5, 0.5], dtype=float32)
     """
-    if isinstance(fill_value, Array) and (<Array>fill_value)._layout.ndim == 0:
-        fill_value = (<Array>fill_value).scalar()
+    value, code = scalar_like(fill_value, "fill_value")
     if dtype is None:
-        dtype = _default_dtype_of(fill_value)
+        dtype = _dtypes.DTYPES[code] if code >= 0 else _default_dtype_of(value)
     cdef Array out = _new(shape, dtype, device, False)
-    _fill(out, _fill_value_for(fill_value, out._code))
+    _fill(out, assign_value(value, out._code))
     return out
-
-
-cdef object _fill_value_for(object value, int code):
-    _default_dtype_of(value)
-    if isinstance(value, complex) and code < DT_COMPLEX64:
-        raise TypeError(f"cannot fill an array of {_dtypes.DTYPES[code]} with {value!r}")
-    return value
 
 
 cdef object _like_dtype(Array x, object dtype):
@@ -330,8 +327,8 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     ----------
     x : Array
         The array whose shape (and, by default, dtype and device) the result takes.
-    fill_value : bool, int, float or complex
-        The value of every element.
+    fill_value : bool, int, float, complex, or a 0-d array
+        The value of every element, written as assignment writes it.
     dtype : dtype, optional
         Default ``x.dtype``.
     device : Device or str, optional
@@ -355,7 +352,7 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     """
     cdef Array a = as_array(x, "full_like")
     cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
-    _fill(out, _fill_value_for(fill_value, out._code))
+    _fill(out, assign_value(scalar_like(fill_value, "fill_value")[0], out._code))
     return out
 
 
@@ -559,16 +556,22 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop``.
+    """``num`` evenly spaced values from ``start`` to ``stop``, by NumPy's formula.
+
+    Element ``i`` is ``start + i * step`` with ``step = (stop - start) / div`` (``div`` is
+    ``num - 1``, or ``num`` without the endpoint), computed in the dtype NumPy computes in:
+    ``float32`` or ``complex64`` when a bound is a 0-d array or NumPy scalar of that dtype,
+    else ``float64`` or ``complex128``. The last element is ``stop`` exactly.
 
     Parameters
     ----------
-    start, stop : int, float or complex
+    start, stop : int, float, complex, or a 0-d array
         The ends of the interval.
     num : int
         How many values; non-negative.
     dtype : dtype, optional
-        A floating dtype; default ``float64`` (``complex128`` when a bound is complex).
+        The result's dtype; default the dtype computed in. An integer dtype takes the floor of
+        each value, as NumPy's does.
     device : Device or str, optional
         Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
     endpoint : bool, optional
@@ -585,7 +588,8 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     ValueError
         If ``num`` is negative.
     TypeError
-        If ``dtype`` is not floating.
+        If a bound is neither a Python scalar nor a 0-d array, or is complex for a real
+        ``dtype``.
 
     Examples
     --------
@@ -594,32 +598,62 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
     >>> xp.linspace(0, 1, 4, endpoint=False)
     Array([0.  , 0.25, 0.5 , 0.75], dtype=float64)
+    >>> xp.linspace(0, 10, 4, dtype=xp.int64)
+    Array([ 0,  3,  6, 10], dtype=int64)
     """
     num = _int_arg(num, "num")
     if num < 0:
         raise ValueError(f"linspace's num must be non-negative, got {num}")
-    for v in (start, stop):
-        if isinstance(v, bool) or not isinstance(v, (int, float, complex)):
-            raise TypeError(f"linspace takes numbers, got {v!r}")
+    start, c1 = scalar_like(start, "linspace's start")
+    stop, c2 = scalar_like(stop, "linspace's stop")
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
-    if dtype is None:
-        dtype = _dtypes.default_complex if is_complex else _dtypes.default_float
-    cdef int code = code_of(dtype)
-    if code < DT_FLOAT32:
-        raise TypeError(f"linspace makes floating-point arrays, not {_dtypes.DTYPES[code]}")
+    typed = [_dtypes.DTYPES[c] for c in (c1, c2) if c >= 0]
+    work = _dtypes.with_scalar(_dtypes.result_type(*typed), "float") if typed \
+        else _dtypes.default_float
+    if is_complex:
+        work = _dtypes.with_scalar(work, "complex")
+    cdef int code = code_of(work if dtype is None else dtype)
     if is_complex and code < DT_COMPLEX64:
-        raise TypeError("complex bounds need a complex dtype")
+        raise TypeError(f"linspace with complex bounds makes complex arrays, not "
+                        f"{_dtypes.DTYPES[code]}")
+    device = _device_of(device)
+    div = (num - 1) if endpoint else num
+    out = _spaced(start, stop, num, div, code_of(work), device)
+    if endpoint and num > 1:
+        out[num - 1] = stop
+    if code <= DT_UINT64 and code != DT_BOOL:
+        out = apply_unary("floor", out)
+    return out if (<Array>out)._code == code else contiguous_copy(out, code)
+
+
+cdef Array _spaced(object start, object stop, int64_t num, int64_t div, int code,
+                   object device):
+    """``start + i * step`` for ``i < num`` in dtype ``code`` (floating), as NumPy computes
+    it: the double-precision progression kernel for 64-bit dtypes, whose arithmetic is
+    NumPy's; the elementwise kernels in float32 and complex64, and where ``step`` underflows
+    to 0 (NumPy then scales ``i / div`` by the whole interval)."""
     cdef int64_t sh[1]
     sh[0] = num
-    cdef Array out = new_array(contiguous(1, sh), code, _device_of(device))
-    s = complex(start)
-    div = (num - 1) if endpoint else num
-    step = (complex(stop) - s) / div if div > 0 else 0j
-    progression(out._storage, code, num, s, step)
-    if endpoint and num > 1:
-        write_scalar(out._storage.data + (<int64_t>num - 1) * ITEMSIZE[code], code,
-                     stop if code >= DT_COMPLEX64 else float(stop.real if is_complex else stop))
-    return out
+    if code == DT_FLOAT64 or code == DT_COMPLEX128:
+        if code == DT_FLOAT64:
+            delta = float(stop) - float(start)
+            step = delta / div if div > 0 else 0.0
+        else:  # NumPy divides a complex by a real as a product with its reciprocal
+            delta = complex(stop) - complex(start)
+            step = complex(delta.real * (1.0 / div), delta.imag * (1.0 / div)) if div > 0 \
+                else 0j
+        if step != 0 or delta == 0:
+            out = new_array(contiguous(1, sh), code, device)
+            progression((<Array>out)._storage, code, num, complex(start), step)
+            return out
+    dt = _dtypes.DTYPES[code]
+    i = arange(num, dtype=dt, device=device)
+    lo = _scalar_array(start, dt, device)
+    delta = _scalar_array(stop, dt, device) - lo
+    if div <= 0:
+        return i * delta + lo
+    step = delta / div
+    return (i / div * delta if bool(step == 0) else i * step) + lo
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:

@@ -102,6 +102,13 @@ def promote(a: np.dtype, b: np.dtype) -> np.dtype:
     return _PROMOTION[a, b]
 
 
+def same_kind(src: np.dtype, dst: np.dtype) -> bool:
+    """Whether values of ``src`` may be written into ``dst`` in place: NumPy's ``same_kind``
+    casting rule (within a kind, or to a higher one), which NumPy's and CuPy's in-place
+    operators apply."""
+    return builtins.bool(np.can_cast(src, dst, "same_kind"))
+
+
 def _complex_of(d: np.dtype) -> np.dtype:
     return complex64 if d == float32 else complex128
 

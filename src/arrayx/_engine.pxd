@@ -48,7 +48,7 @@ cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
                  Storage sy, Layout ly, int cy)
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
-                     int cb) except -1
+                     int cb, bint same_kind) except -1
 cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value) except -1
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)
 cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,

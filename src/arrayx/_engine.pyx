@@ -281,6 +281,9 @@ cdef int PROMOTE[13][13]
 # The dtype a Python scalar of each kind (bool, int, float, complex) takes beside an array of
 # each dtype (the standard's weak scalars).
 cdef int SCALAR_CODE[13][4]
+# Whether a result of the first dtype may be written into an array of the second in place
+# (NumPy's same_kind casting rule, which NumPy's and CuPy's in-place operators apply).
+cdef bint SAME_KIND[13][13]
 
 
 def _load_tables() -> None:
@@ -298,6 +301,7 @@ def _load_tables() -> None:
     for a in range(13):
         for b in range(13):
             PROMOTE[a][b] = _dtypes.CODE[_dtypes.promote(_dtypes.DTYPES[a], _dtypes.DTYPES[b])]
+            SAME_KIND[a][b] = _dtypes.same_kind(_dtypes.DTYPES[a], _dtypes.DTYPES[b])
         for b, kind in enumerate(("bool", "int", "float", "complex")):
             SCALAR_CODE[a][b] = _dtypes.CODE[_dtypes.with_scalar(_dtypes.DTYPES[a], kind)]
 
@@ -474,27 +478,39 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True)
 
 
-cdef int _into_code(int op, int ca, int cb) except -1:
-    """The dtype ``a = op(a, b)`` computes in: ``a``'s, or TypeError."""
+cdef int _into_code(int op, int ca, int cb, bint same_kind) except -1:
+    """The dtype ``a = op(a, b)`` computes in: ``a``'s, or with ``same_kind`` any dtype whose
+    result casts to ``a``'s by NumPy's ``same_kind`` rule (``int32 += int64``); TypeError
+    otherwise."""
     cdef int code = binary_code(op, ca, cb)
     cdef int rc = result_code(BINARY_RESULT[op], code)
-    if rc != ca or code != ca:
-        raise TypeError(f"{BINARY_NAMES[op]} in place would change {_dtypes.DTYPES[ca]} to "
-                        f"{_dtypes.DTYPES[rc]}")
+    if rc == ca and code == ca:
+        return code
+    if not same_kind or not SAME_KIND[rc][ca]:
+        raise TypeError(f"{BINARY_NAMES[op]} in place cannot cast its {_dtypes.DTYPES[rc]} "
+                        f"result to the array's dtype {_dtypes.DTYPES[ca]}"
+                        + (" (NumPy's same_kind rule)" if same_kind else ""))
     return code
 
 
 cdef int binary_into(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb,
-                     int cb) except -1:
+                     int cb, bint same_kind) except -1:
     """``a = op(a, b)`` in place: ``b`` broadcasts to ``a``, the result keeps ``a``'s dtype.
 
-    TypeError when the result's dtype is not ``a``'s; an operand that overlaps ``a`` in any
-    other way than element for element is copied first, so the result is as if ``b`` had
-    been read whole before ``a`` was written.
+    The result's dtype must be ``a``'s, or with ``same_kind`` cast to it by NumPy's rule (the
+    result is then computed whole and cast, as NumPy's loop computes in the promoted dtype);
+    TypeError otherwise. An operand that overlaps ``a`` in any other way than element for
+    element is copied first, so the result is as if ``b`` had been read whole before ``a``
+    was written.
     """
-    cdef int code = _into_code(op, ca, cb)
+    cdef int code = _into_code(op, ca, cb, same_kind)
+    cdef Fresh r
     check_devices(op, sa, sb)
     lb = broadcast_to(lb, la.ndim, la.shape_)
+    if code != ca:
+        out = _binary(op, la, sa.data + la.offset * ITEMSIZE[ca], ca,
+                      lb, sb.data + lb.offset * ITEMSIZE[cb], cb, sa.device, &r)
+        return copy_cast(out, new_layout(r.ndim, r.shape, r.strides, 0), r.code, sa, la, ca)
     if cb != code or (may_overlap(sa, la, ca, sb, lb, cb)
                       and not same_view(sa, la, ca, sb, lb, cb)):
         sb, lb = _cast_copy(sb, lb, cb, code)
@@ -508,7 +524,7 @@ cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value)
     if kind < 0:
         raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
                         f"{type(value).__name__}")
-    cdef int code = _into_code(op, ca, SCALAR_CODE[ca][kind])
+    cdef int code = _into_code(op, ca, SCALAR_CODE[ca][kind], False)
     cdef double complex v
     cdef int64_t zeros[MAXDIM]
     cdef int i

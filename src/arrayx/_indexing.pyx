@@ -8,19 +8,16 @@ are adjacent, and first otherwise. Every index is checked before anything is rea
 """
 from libc.stdint cimport INT64_MAX, int64_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, assign_source, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
 from arrayx._engine cimport (
     compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
 )
 from arrayx._engine cimport take as engine_take
-from arrayx._kernels.dtype_codes cimport (
-    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_INT8, DT_INT64, DT_UINT64,
-)
+from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT8, DT_INT64, DT_UINT64
 
 import numpy as np
 
-from arrayx._dtypes import promote
 from arrayx._strict import FLAGS as _FLAGS
 from arrayx._strict import rule as _rule
 from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
@@ -260,21 +257,6 @@ def getitem(Array a, key) -> Array:
     return out if order is None else permute_dims(out, order)
 
 
-cdef Array _value_array(Array a, object value):
-    """``value`` as an array assignable into ``a`` (TypeError where its dtype cannot be)."""
-    if isinstance(value, Array):
-        if promote(value.dtype, a.dtype) != a.dtype:
-            raise TypeError(f"cannot assign an array of {value.dtype} into one of {a.dtype}")
-        return <Array>value
-    if isinstance(value, (bool, int, float, complex)):
-        from arrayx._array import _scalar_array
-        if isinstance(value, complex) and a._code < DT_COMPLEX64 or isinstance(value, float) and \
-                a._code < DT_FLOAT32:
-            raise TypeError(f"cannot assign {value!r} into a {a.dtype} array")
-        return _scalar_array(value, a.dtype, a.device)
-    raise TypeError(f"cannot assign a {type(value).__name__} into an arrayx array")
-
-
 cdef int _expand(Array a, Array m, Array v) except -1:
     """``a[m] = v`` for a leading mask: ``v`` broadcast to the selection, written in one pass
     (one row repeated when ``v`` does not vary along the selection)."""
@@ -299,7 +281,7 @@ def setitem(Array a, key, value) -> None:
     index is in range and ``value`` broadcasts to the selection."""
     cdef Array mask = _leading_mask(a, key)
     if mask is not None:
-        _expand(a, mask, _value_array(a, value))
+        _expand(a, mask, assign_source(a, value))
         return
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
     cdef int64_t rshape[MAXDIM]
@@ -308,7 +290,7 @@ def setitem(Array a, key, value) -> None:
     order = _final_order(len(bshape), rest, positions, adjacent)
     full = bshape + rtuple
     result_shape = full if order is None else tuple(full[i] for i in order)
-    cdef Array v = broadcast_to(_value_array(a, value), result_shape)
+    cdef Array v = broadcast_to(assign_source(a, value), result_shape)
     if order is not None:
         v = permute_dims(v, tuple(np.argsort(order)))
     v = contiguous_copy(v, a._code)

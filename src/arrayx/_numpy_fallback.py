@@ -76,6 +76,14 @@ def views(obj: Any) -> Any:
     return obj
 
 
+def as_plain_numpy(call: Any, args: tuple, kwargs: dict, name: str) -> Any:
+    """Strict mode's protocols: ``call`` (a NumPy function or ufunc method) computes on NumPy
+    views and returns NumPy's own results, as for an array that offers only ``__array__``
+    (array-api-strict's): nothing dispatches to arrayx and nothing comes back as arrayx."""
+    check_cpu((args, kwargs), name)
+    return call(*views(args), **views(kwargs))
+
+
 def results(value: Any, name: str) -> Any:
     """What NumPy returned, with its arrays and scalars as arrayx arrays (no copy)."""
     if isinstance(value, (np.ndarray, np.generic)):

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-import arrayx as _xp
 from arrayx import _dask, _numpy_fallback, _strict
 from arrayx._array import Array
+from arrayx._strict import LENIENT as _xp
 
 #: The NumPy function each adapter serves, filled by ``@implements``.
 IMPLEMENTATIONS: dict[Callable, Callable] = {}
@@ -43,7 +43,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     """``Array.__array_function__``: ``func(*args, **kwargs)`` on arrayx arrays."""
     name = func.__name__
     if _strict.FLAGS.strict:
-        raise TypeError(_strict.rule(f"numpy.{name}", "protocols"))
+        return _numpy_fallback.as_plain_numpy(getattr(func, "_implementation", func), args,
+                                              kwargs, name)
     _dask.register()
     if not all(t is np.ndarray or issubclass(t, Array) for t in types):
         return NotImplemented  # another library's arrays (dask, ...) take over

@@ -18,6 +18,7 @@ import numpy as np
 
 from arrayx import _strict
 from arrayx._array import Array
+from arrayx._manipulation import reinterpret
 
 
 def _varargs(func: Callable) -> Callable:
@@ -42,6 +43,13 @@ def _tolist(a: Array) -> Any:
     return a.__array__().tolist()
 
 
+def _view(a: Array, dtype: Any = None, type: Any = None) -> Array:
+    """NumPy's ``a.view(dtype)``: a view of ``a``'s bytes as ``dtype`` (or of ``a`` itself)."""
+    if type is not None:
+        raise TypeError("Array.view takes a dtype; arrayx has no array subclasses to view as")
+    return reinterpret(a, a.dtype if dtype is None else np.dtype(dtype))
+
+
 #: Method name -> the function that serves it, called with the array first.
 METHODS: dict[str, Callable] = {
     name: getattr(np, name) for name in (
@@ -51,7 +59,7 @@ METHODS: dict[str, Callable] = {
     )
 }
 METHODS.update({"reshape": _varargs(np.reshape), "transpose": _varargs(np.transpose),
-                "flatten": _flatten, "item": _item, "tolist": _tolist})
+                "flatten": _flatten, "item": _item, "tolist": _tolist, "view": _view})
 
 
 def method(a: Array, name: str) -> Any:

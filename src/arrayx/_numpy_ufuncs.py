@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-import arrayx as _xp
 from arrayx import _dask, _numpy_fallback, _strict
 from arrayx._array import Array
+from arrayx._strict import LENIENT as _xp
 
 #: NumPy's ufuncs by the arrayx function they are (NumPy's aliases are the same objects, so
 #: ``np.arccos`` and ``np.acos`` both find ``arrayx.acos``).
@@ -45,7 +45,8 @@ UNSUPPORTED = ("signature", "sig", "axes", "extobj")
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``Array.__array_ufunc__``: ``ufunc.method(*inputs, **kwargs)`` on arrayx arrays."""
     if _strict.FLAGS.strict:
-        raise TypeError(_strict.rule(f"numpy.{ufunc.__name__}", "protocols"))
+        return _numpy_fallback.as_plain_numpy(getattr(ufunc, method), inputs, kwargs,
+                                              ufunc.__name__)
     _dask.register()
     if not all(_numpy_fallback.is_ours(i) for i in inputs):
         return NotImplemented  # another library's arrays (dask, ...) take over

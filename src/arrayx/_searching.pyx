@@ -83,15 +83,16 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
     cdef Array a = <Array>x
     if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
-    if a._layout.size == 0:
-        raise ValueError(f"{name} of an empty array has no position")
     cdef Array work = reshape(a, (-1,)) if axis is None else moveaxis(
         a, normalize_axis(axis, a._layout.ndim), -1)
+    if work._layout.shape_[work._layout.ndim - 1] == 0:
+        raise ValueError(f"{name} along an empty axis has no position")
     if not work._layout.c_contiguous:
         work = contiguous_copy(work, work._code)
     cdef Array out = new_array(contiguous(work._layout.ndim - 1, work._layout.shape_), DT_INT64,
                                a._storage.device)
-    arg_extreme(work._storage, work._layout, work._code, out._storage, want_max)
+    if out._layout.size:
+        arg_extreme(work._storage, work._layout, work._code, out._storage, want_max)
     if keepdims:
         if axis is None:
             return reshape(out, (1,) * a._layout.ndim)

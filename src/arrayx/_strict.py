@@ -1,9 +1,13 @@
 """Strict mode: arrayx as the standard alone, for the CI of libraries that consume it.
 
-What arrayx adds for users (the names on :doc:`/reference/extensions`, NumPy's protocols and
-their fallback, ``diff``'s positional ``n`` and ``axis``, bool sums) hides behind one switch, as
-``array_api_strict.set_array_api_strict_flags`` hides NumPy's leniencies, so portable code can be
-checked at arrayx's speed. The switch swaps names in the namespace, so the lenient functions pay
+What arrayx adds for users (the names on :doc:`/reference/extensions`, NumPy's methods,
+``diff``'s positional ``n`` and ``axis``, bool sums, the NumPy behaviours the standard leaves
+open: scalar conversion of one-element arrays, casting in assignment and in-place operators)
+hides behind one switch, as ``array_api_strict.set_array_api_strict_flags`` hides NumPy's
+leniencies, so portable code can be checked at arrayx's speed. NumPy's functions called on
+arrays in strict mode compute in NumPy and return NumPy arrays, as they do on
+array-api-strict's arrays (which offer ``__array__`` alone): the protocols no longer dispatch
+to arrayx. The switch swaps names in the namespace, so the lenient functions pay
 nothing for it. Two further flags, as array-api-strict's, forbid boolean indexing and the
 functions whose output shape depends on the data. Every error names the standard's rule broken.
 """
@@ -22,9 +26,6 @@ SPEC = "https://data-apis.org/array-api/2025.12/"
 RULES = {
     "extension": "the standard's namespace has no such name; it is an arrayx extension "
                  f"(see {SPEC}API_specification/index.html)",
-    "protocols": "NumPy's __array_ufunc__ and __array_function__ protocols are not part of the "
-                 "standard; convert with numpy.from_dlpack / arrayx.from_dlpack "
-                 f"({SPEC}design_topics/data_interchange.html)",
     "methods": "the standard's array object has no NumPy methods (sum, reshape, astype, ...); "
                f"call the namespace's functions ({SPEC}API_specification/array_object.html)",
     "keyword-only": "the standard makes n, axis, prepend and append keyword-only: "
@@ -33,6 +34,14 @@ RULES = {
     "bool-sum": "the standard leaves the result of summing or multiplying booleans unspecified; "
                 "pass dtype= or cast first (" + SPEC + "API_specification/generated/"
                 "array_api.sum.html)",
+    "0-d": "the standard converts 0-d arrays only to Python scalars ("
+           f"{SPEC}API_specification/generated/array_api.array.__float__.html)",
+    "assignment": "the standard assigns a value only where its dtype promotes to the "
+                  "array's, without casting ("
+                  f"{SPEC}API_specification/generated/array_api.array.__setitem__.html)",
+    "in-place": "the standard's in-place operators keep the array's dtype only where the "
+                "result's dtype equals it, without casting ("
+                f"{SPEC}API_specification/array_object.html#in-place-operators)",
     "where": "the standard's where takes a condition and two values: where(condition, x1, x2,"
              f" /); use nonzero ({SPEC}API_specification/generated/array_api.where.html)",
     "logical": "the standard's logical functions take bool arrays only "
@@ -68,6 +77,22 @@ DATA_DEPENDENT = ("nonzero", "unique_all", "unique_counts", "unique_inverse", "u
 _LENIENT: dict[str, Any] = {}
 
 
+class _Lenient:
+    """arrayx's namespace as it is outside strict mode, whatever the switch says now: NumPy's
+    protocols bind their table to it at first use, which may come while strict mode hides
+    ``nansum`` and swaps ``sum`` for its strict variant."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in EXTENSIONS:
+            return EXTENSIONS[name]
+        if name in _LENIENT:
+            return _LENIENT[name]
+        return getattr(_namespace(), name)
+
+
+LENIENT = _Lenient()
+
+
 def rule(what: str, key: str) -> str:
     """The message of a strict-mode error: what was called and the rule it breaks."""
     return f"{what} is not allowed in arrayx's strict mode: {RULES[key]}"
@@ -79,8 +104,10 @@ def set_strict_flags(*, strict: bool | None = None, boolean_indexing: bool | Non
 
     Strict mode hides every name beyond the standard (``pad``, ``nansum``, ...), gives
     ``diff``, ``sum``, ``prod`` and the cumulative functions the standard's signatures and
-    dtypes only, and turns NumPy's protocols (``np.sum(x)``, ``np.add(x, y)``) and their
-    fallback off. ``ARRAYX_STRICT=1`` in the environment turns it on at import.
+    dtypes only, makes NumPy's functions (``np.sum(x)``, ``np.add(x, y)``) compute in NumPy
+    and return NumPy arrays, as they do on array-api-strict's arrays, and keeps the standard's
+    rules where NumPy's are looser (assignment and in-place casting, scalar conversion).
+    ``ARRAYX_STRICT=1`` in the environment turns it on at import.
 
     Parameters
     ----------

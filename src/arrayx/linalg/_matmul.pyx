@@ -93,7 +93,10 @@ cdef int broadcast_batches(Mat* a, Mat* b, int64_t* shape, int64_t* sa,
         da = a.bshape[ia] if ia >= 0 else 1
         db = b.bshape[ib] if ib >= 0 else 1
         if da != db and da != 1 and db != 1:
-            raise ValueError("matmul: the batch dimensions do not broadcast")
+            raise ValueError(
+                "matmul: operands could not be broadcast together: batch shapes "
+                f"{tuple([a.bshape[k] for k in range(a.nbatch)])} and "
+                f"{tuple([b.bshape[k] for k in range(b.nbatch)])}")
         shape[i] = db if da == 1 else da
         sa[i] = a.bstride[ia] if ia >= 0 and da != 1 else 0
         sb[i] = b.bstride[ib] if ib >= 0 and db != 1 else 0
