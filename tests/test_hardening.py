@@ -1,0 +1,88 @@
+"""The second round of hostile input (issue #24): the NumPy protocols, sizes near 2^63, pad,
+the data_dependent_shapes flag, the thread count and svd's signs.
+
+Crashers run in a child interpreter (``isolated``), so a crash fails its test instead of
+killing pytest; the rest compare with NumPy as the oracle.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import arrayx as xp
+
+
+def isolated(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``code`` (with ``np`` and ``xp`` imported) in a child interpreter; fail on a signal,
+    and on any error unless ``env`` is given (then the caller reads the result)."""
+    src = "import numpy as np\nimport arrayx as xp\n" + textwrap.dedent(code)
+    r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120,
+                       env=env)
+    if r.returncode < 0:
+        pytest.fail(f"the interpreter died of signal {-r.returncode}:\n{r.stderr[-2000:]}")
+    if env is None:
+        assert r.returncode == 0, r.stderr[-2000:]
+    return r
+
+
+# --- 1. joined lengths that overflow int64 ----------------------------------------------------
+
+def test_concat_whose_length_overflows_raises_value_error() -> None:
+    isolated("""
+        import pytest
+        big = xp.broadcast_to(xp.asarray(1.0), (2**62,))
+        for parts, kw in [([big] * 4, {}), ([big] * 2, {}), ([big] * 5, {}),
+                          ([big] * 4, {"axis": None}),
+                          ([xp.broadcast_to(xp.asarray(1, dtype=xp.uint8), (2**62,))] * 4, {})]:
+            with pytest.raises(ValueError, match="too big"):
+                xp.concat(parts, **kw)
+        wide = xp.broadcast_to(xp.asarray(1.0), (1, 2**62))
+        with pytest.raises(ValueError, match="too big"):
+            xp.concat([wide] * 4, axis=1)
+        with pytest.raises(ValueError, match="too big"):
+            np.concatenate([big] * 4)
+    """)
+
+
+def test_repeat_and_pad_whose_length_overflows_raise_value_error() -> None:
+    isolated("""
+        import pytest
+        with pytest.raises(ValueError, match="too big"):
+            xp.repeat(xp.asarray([1, 2]), xp.asarray([2**62, 2**62]))
+        with pytest.raises(ValueError, match="too big"):
+            xp.pad(xp.asarray([1.0]), (2**62, 2**62))
+        with pytest.raises(ValueError, match="too big"):
+            xp.pad(xp.asarray([1.0]), 2**70, mode="edge")
+    """)
+
+
+# --- 10. pad's gather modes without Python lists -----------------------------------------------
+
+@pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("n, before, after", [(1, 3, 0), (3, 7, 2), (4, 0, 9), (5, 12, 13)])
+def test_pad_modes_match_numpy(mode: str, n: int, before: int, after: int) -> None:
+    a = np.arange(2 * n, dtype=np.float64).reshape(2, n)
+    got = xp.pad(xp.asarray(a), ((1, 2), (before, after)), mode=mode)
+    np.testing.assert_array_equal(np.asarray(got), np.pad(a, ((1, 2), (before, after)), mode))
+
+
+def test_pad_far_too_wide_raises_memory_error_at_once() -> None:
+    r = isolated("""
+        import resource, time
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        t = time.perf_counter()
+        try:
+            xp.pad(xp.asarray([1.0, 2.0]), 2**40, mode="edge")
+        except MemoryError:
+            print("MemoryError", time.perf_counter() - t)
+    """)
+    word, seconds = r.stdout.split()
+    assert word == "MemoryError" and float(seconds) < 10
