@@ -64,6 +64,48 @@ def test_repeat_and_pad_whose_length_overflows_raise_value_error() -> None:
     """)
 
 
+# --- 2. an Array made without its constructor -------------------------------------------------
+
+def test_array_new_is_refused() -> None:
+    isolated("""
+        import pytest
+        for make in (lambda: xp.Array.__new__(xp.Array), lambda: xp.Array(),
+                     lambda: object.__new__(xp.Array)):
+            with pytest.raises(TypeError):
+                make()
+        with pytest.raises(TypeError):
+            class Sub(xp.Array):
+                pass
+            Sub.__new__(Sub)
+    """)
+
+
+def test_crafted_pickle_cannot_make_an_empty_array() -> None:
+    isolated("""
+        import copyreg, pickle, pytest
+        crafted = b"\\x80\\x04c" + b"arrayx._array\\nArray\\n" + b")\\x81."  # NEWOBJ, no state
+        with pytest.raises(TypeError):
+            pickle.loads(crafted)
+        with pytest.raises(TypeError):
+            copyreg.__newobj__(xp.Array)
+        x = xp.asarray([[1.5, 2.0]])
+        assert xp.all(pickle.loads(pickle.dumps(x)) == x)
+    """)
+
+
+# --- 8. the buffer of a view too big for its size in bytes --------------------------------------
+
+def test_memoryview_of_a_view_too_big_raises() -> None:
+    isolated("""
+        import pytest
+        big = xp.broadcast_to(xp.asarray(1.0), (2**62,))
+        with pytest.raises(BufferError, match="too big"):
+            memoryview(big)
+        small = xp.broadcast_to(xp.asarray(1.0), (2**59,))
+        assert memoryview(small).nbytes == 2**62
+    """)
+
+
 # --- 10. pad's gather modes without Python lists -----------------------------------------------
 
 @pytest.mark.parametrize("mode", ["edge", "reflect", "symmetric", "wrap"])
