@@ -93,6 +93,31 @@ def test_crafted_pickle_cannot_make_an_empty_array() -> None:
     """)
 
 
+# --- 7. pad and full of integers with values that do not fit ------------------------------------
+
+@pytest.mark.parametrize("dtype, value, error", [
+    ("int64", float("nan"), ValueError), ("int64", float("inf"), OverflowError),
+    ("int8", 1e10, OverflowError), ("int8", 300, OverflowError), ("uint8", -1.0, OverflowError),
+])
+def test_integer_fill_that_does_not_fit_raises(dtype: str, value: float, error: type) -> None:
+    x = xp.asarray([1, 2], dtype=getattr(xp, dtype))
+    with pytest.raises(error):
+        xp.pad(x, 1, constant_values=value)
+    with pytest.raises(error):
+        xp.full((3,), value, dtype=getattr(xp, dtype))
+    if not (dtype == "uint8" and value == -1.0):  # NumPy's pad wraps that one
+        with pytest.raises((ValueError, OverflowError)):
+            np.pad(np.asarray(x), 1, constant_values=value)
+
+
+def test_integer_fill_of_a_float_truncates_as_numpy() -> None:
+    n = np.array([1, 2], dtype=np.int8)
+    np.testing.assert_array_equal(np.asarray(xp.pad(xp.asarray(n), 1, constant_values=2.7)),
+                                  np.pad(n, 1, constant_values=2.7))
+    np.testing.assert_array_equal(np.asarray(xp.full((2,), -3.9, dtype=xp.int32)),
+                                  np.full((2,), -3.9).astype(np.int32))
+
+
 # --- 8. the buffer of a view too big for its size in bytes --------------------------------------
 
 def test_memoryview_of_a_view_too_big_raises() -> None:

@@ -179,8 +179,9 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     """Store the Python scalar ``value`` as one element of dtype ``code`` at ``ptr``.
 
     Python ints are range-checked against integer dtypes (OverflowError, as NumPy);
-    floats are truncated towards zero into integer dtypes; complex into a real dtype is a
-    TypeError.
+    floats are truncated towards zero into integer dtypes, then range-checked (NaN is a
+    ValueError, infinity and values out of range OverflowError, as NumPy's ``full``); complex
+    into a real dtype is a TypeError.
     """
     cdef uint8_t b
     cdef long long i
@@ -190,6 +191,8 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     cdef double complex z
     cdef int kind = scalar_kind(value)
     if kind == 2:
+        if 1 <= code <= C_UINT64:  # truncated, then range-checked as an int (NaN: ValueError)
+            return write_scalar(ptr, code, int(value))
         d = value
         if code == C_FLOAT64:
             (<double*>ptr)[0] = d
