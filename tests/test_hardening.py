@@ -93,6 +93,73 @@ def test_crafted_pickle_cannot_make_an_empty_array() -> None:
     """)
 
 
+# --- 3. swapaxes normalises its axes as NumPy does ---------------------------------------------
+
+@pytest.mark.parametrize("a1, a2", [(0, 3), (1, -4), (3, 0), (-4, 2), (5, 1)])
+def test_swapaxes_out_of_range_raises_axis_error(a1: int, a2: int) -> None:
+    x = xp.zeros((2, 3, 4))
+    with pytest.raises(np.exceptions.AxisError):
+        np.swapaxes(np.zeros((2, 3, 4)), a1, a2)
+    with pytest.raises(np.exceptions.AxisError):
+        np.swapaxes(x, a1, a2)
+    with pytest.raises(np.exceptions.AxisError):
+        x.swapaxes(a1, a2)
+
+
+@pytest.mark.parametrize("a1, a2", [(0, 2), (1, -1), (-3, -2), (1, 1)])
+def test_swapaxes_in_range_matches_numpy(a1: int, a2: int) -> None:
+    n = np.arange(24).reshape(2, 3, 4)
+    np.testing.assert_array_equal(np.asarray(np.swapaxes(xp.asarray(n), a1, a2)),
+                                  np.swapaxes(n, a1, a2))
+
+
+# --- 4. dtype= on NumPy's ufuncs chooses the loop ---------------------------------------------
+
+def test_ufunc_dtype_selects_the_loop() -> None:
+    xn, yn = np.array([1.0, 2.0, 3.0]), np.array([0.0, 2.0, 5.0])
+    x, y = xp.asarray(xn), xp.asarray(yn)
+    np.testing.assert_array_equal(np.asarray(np.equal(x, y, dtype=bool)),
+                                  np.equal(xn, yn, dtype=bool))
+    i8 = np.array([100, 120, -128], dtype=np.int8)
+    got = np.add(xp.asarray(i8), xp.asarray(i8), dtype=np.int16)
+    want = np.add(i8, i8, dtype=np.int16)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+    v = np.array([100, 200, 50])
+    got = np.minimum.reduce(xp.asarray(v), dtype=np.int8)
+    assert int(got) == int(np.minimum.reduce(v, dtype=np.int8)) == -56
+    got = np.add.reduce(xp.asarray([1.5, 2.5]), dtype=np.int64)
+    assert int(got) == int(np.add.reduce(np.array([1.5, 2.5]), dtype=np.int64))
+    with pytest.raises(TypeError):
+        np.divide(np.array([1, 2]), np.array([2, 2]), dtype=np.int64)
+    with pytest.raises(TypeError):
+        np.divide(xp.asarray([1, 2]), xp.asarray([2, 2]), dtype=np.int64)
+    with pytest.raises(TypeError):
+        np.add(x, y, dtype=np.int64)
+
+
+# --- 5. integer reciprocal and negative integer powers -----------------------------------------
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64"])
+def test_integer_reciprocal_stays_integer(dtype: str) -> None:
+    n = np.array([1, 2, 3, 100] + ([-1, -2] if dtype[0] == "i" else []), dtype=dtype)
+    got = np.reciprocal(xp.asarray(n))
+    assert got.dtype == n.dtype
+    np.testing.assert_array_equal(np.asarray(got), np.reciprocal(n))
+
+
+def test_integer_power_of_a_negative_exponent_raises() -> None:
+    n = np.array([1, 2, 3])
+    for exponent in (-1, np.array([1, -1, 2])):
+        with pytest.raises(ValueError, match="negative integer powers"):
+            np.power(n, exponent)
+        e = xp.asarray(exponent) if isinstance(exponent, np.ndarray) else exponent
+        with pytest.raises(ValueError, match="negative integer powers"):
+            np.power(xp.asarray(n), e)
+    np.testing.assert_array_equal(np.asarray(np.power(xp.asarray(n), 2)), np.power(n, 2))
+    np.testing.assert_allclose(np.asarray(np.power(xp.asarray(n), -1.0)), np.power(n, -1.0))
+
+
 # --- 7. pad and full of integers with values that do not fit ------------------------------------
 
 @pytest.mark.parametrize("dtype, value, error", [
@@ -153,3 +220,55 @@ def test_pad_far_too_wide_raises_memory_error_at_once() -> None:
     """)
     word, seconds = r.stdout.split()
     assert word == "MemoryError" and float(seconds) < 10
+
+
+# --- 11. lists and tuples as ufunc operands ----------------------------------------------------
+
+def test_lists_as_ufunc_operands_follow_numpy() -> None:
+    n = np.array([1, 2, 3], dtype=np.int8)
+    x = xp.asarray(n)
+    for other in ([1, 2, 3], (1.5, 2, 3)):
+        got, want = np.add(x, other), np.add(n, other)
+        assert isinstance(got, xp.Array) and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    y, m = xp.asarray([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 3.0])
+    np.add.at(y, [0, 0], 1)
+    np.add.at(m, [0, 0], 1)
+    np.testing.assert_array_equal(np.asarray(y), m)
+    got = np.add.reduceat(xp.asarray([1, 2, 3, 4]), [0, 2])
+    np.testing.assert_array_equal(np.asarray(got), np.add.reduceat(np.array([1, 2, 3, 4]), [0, 2]))
+    np.testing.assert_array_equal(np.asarray(np.add.reduce(xp.asarray(n), dtype=np.int64)),
+                                  np.add.reduce(n, dtype=np.int64))
+
+
+# --- 13. the thread count from the environment; reduce of 0-d; ddof past n ----------------------
+
+@pytest.mark.parametrize("ufunc", [np.add, np.multiply, np.maximum, np.minimum])
+@pytest.mark.parametrize("axis", [0, -1, None, ()])
+def test_reduce_of_a_0d_array_as_numpy(ufunc, axis) -> None:
+    n = np.array(5.0)
+    got = ufunc.reduce(xp.asarray(n), axis=axis)
+    assert float(got) == float(ufunc.reduce(n, axis=axis))
+    with pytest.raises(IndexError):  # an AxisError, as NumPy's
+        ufunc.reduce(xp.asarray(n), axis=1)
+
+
+@pytest.mark.parametrize("func", [np.std, np.var])
+@pytest.mark.parametrize("values, ddof", [([1.0, 2.0], 3), ([1.0, 2.0], 2), ([1.0, 1.0], 3),
+                                          ([3.0], 1), ([1.0, 2.0, 4.0], 1)])
+def test_std_and_var_with_ddof_past_n_as_numpy(func, values: list, ddof: int) -> None:
+    n = np.array(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = func(n, ddof=ddof)
+    np.testing.assert_array_equal(np.asarray(func(xp.asarray(n), ddof=ddof)), want)
+    m = np.array([values, values])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = func(m, axis=1, ddof=ddof)
+    np.testing.assert_array_equal(np.asarray(func(xp.asarray(m), axis=1, ddof=ddof)), want)
+
+
+def test_pickle_round_trip_still_works() -> None:
+    x = xp.reshape(xp.arange(6.0), (2, 3))
+    np.testing.assert_array_equal(np.asarray(pickle.loads(pickle.dumps(x))), np.asarray(x))

@@ -13,6 +13,7 @@ the table, generated from this module.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -124,8 +125,13 @@ def _spread(func: Callable, name: str) -> Callable:
         if not isinstance(a, Array) or rest:
             return NotImplemented  # where=, mean=: NumPy's
         correction = ddof if correction is None else correction
-        return _with_out(func(_floating(a, dtype), axis=axis, correction=correction,
-                              keepdims=bool(keepdims)), out, name)
+        a = _floating(a, dtype)
+        result = func(a, axis=axis, correction=correction, keepdims=bool(keepdims))
+        axes = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        n = math.prod(a.shape[i] for i in axes)
+        if 0 < n <= correction:  # NumPy divides by max(n - ddof, 0): inf, or NaN for 0 / 0
+            result = func(a, axis=axis, correction=0, keepdims=bool(keepdims)) / 0.0
+        return _with_out(result, out, name)
     return adapter
 
 
@@ -236,12 +242,20 @@ def _matrix_transpose(x: Any, /) -> Any:
     return _xp.matrix_transpose(x) if isinstance(x, Array) else NotImplemented
 
 
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    """``axis`` in ``[0, ndim)``; NumPy's AxisError outside ``[-ndim, ndim)``."""
+    k = operator.index(axis)
+    if not -ndim <= k < ndim:
+        raise np.exceptions.AxisError(k, ndim, name)
+    return k % ndim
+
+
 @implements(np.swapaxes, by="permute_dims")
 def _swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     if not isinstance(a, Array):
         return NotImplemented
     order = list(range(a.ndim))
-    i, j = operator.index(axis1) % max(a.ndim, 1), operator.index(axis2) % max(a.ndim, 1)
+    i, j = (_axis(k, a.ndim, name) for k, name in ((axis1, "axis1"), (axis2, "axis2")))
     order[i], order[j] = order[j], order[i]
     return _xp.permute_dims(a, tuple(order))
 
