@@ -241,7 +241,58 @@ def test_lists_as_ufunc_operands_follow_numpy() -> None:
                                   np.add.reduce(n, dtype=np.int64))
 
 
+# --- 12. where's message; data_dependent_shapes by every route ---------------------------------
+
+def test_where_with_one_value_names_the_signature() -> None:
+    c = xp.asarray([True, False])
+    for args in ((xp.asarray([1, 2]), None), (None, xp.asarray([1, 2]))):
+        with pytest.raises(TypeError, match=r"where\(condition, x1, x2\)"):
+            xp.where(c, *args)
+
+
+@pytest.fixture
+def no_data_dependent_shapes():
+    xp.set_strict_flags(data_dependent_shapes=False)
+    yield
+    xp.reset_strict_flags()
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: xp.repeat(x, xp.asarray([1, 2, 0])),
+    lambda x: xp.where(x > 1),
+    lambda x: np.nonzero(x),
+    lambda x: x.nonzero(),
+    lambda x: np.unique(x),
+    lambda x: np.flatnonzero(x),
+    lambda x: np.argwhere(x),
+    lambda x: np.repeat(x, xp.asarray([1, 2, 0])),
+    lambda x: np.where(x > 1),
+    lambda x: xp.unique_values(x),
+])
+def test_data_dependent_shapes_flag_is_kept_by_every_route(no_data_dependent_shapes,
+                                                           call) -> None:
+    with pytest.raises(TypeError, match="data_dependent_shapes"):
+        call(xp.asarray([1, 2, 3]))
+
+
+def test_fixed_shape_repeat_stays_allowed(no_data_dependent_shapes) -> None:
+    np.testing.assert_array_equal(np.asarray(xp.repeat(xp.asarray([1, 2]), 2)), [1, 1, 2, 2])
+
+
 # --- 13. the thread count from the environment; reduce of 0-d; ddof past n ----------------------
+
+@pytest.mark.parametrize("value", ["0", "-3", "1025", "100000"])
+def test_num_threads_from_the_environment_out_of_range_is_an_error(value: str) -> None:
+    env = {**os.environ, "ARRAYX_NUM_THREADS": value}
+    r = isolated("", env=env)
+    assert r.returncode != 0
+    assert "ARRAYX_NUM_THREADS must be from 1 to 1024" in r.stderr
+
+
+def test_num_threads_from_the_environment_in_range_is_taken() -> None:
+    r = isolated("print(xp.get_num_threads())", env={**os.environ, "ARRAYX_NUM_THREADS": "3"})
+    assert r.returncode == 0 and r.stdout.strip() == "3"
+
 
 @pytest.mark.parametrize("ufunc", [np.add, np.multiply, np.maximum, np.minimum])
 @pytest.mark.parametrize("axis", [0, -1, None, ()])

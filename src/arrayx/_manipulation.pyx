@@ -18,6 +18,7 @@ from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.layout cimport squeeze as layout_squeeze
 
 from arrayx._core.layout import joined_extent, make as make_layout
+from arrayx import _strict
 from arrayx._dtypes import CODE, result_type
 
 __all__ = [
@@ -755,6 +756,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     if isinstance(repeats, Array):
         if repeats.dtype.kind not in "iu":
             raise TypeError(f"repeats must be integers, not {repeats.dtype}")
+        _strict.check_data_dependent("repeat with an array of counts")
         counts = [int(c) for c in reshape(repeats, (-1,))]
     else:
         counts = [int(repeats)] * size

@@ -30,6 +30,15 @@ IMPLEMENTATIONS: dict[Callable, Callable] = {}
 SERVED_BY: dict[Callable, str] = {}
 
 
+#: NumPy functions without an adapter whose output shape depends on the data: the
+#: data_dependent_shapes flag forbids them (those with one raise in arrayx's function).
+DATA_DEPENDENT = frozenset({
+    np.unique, np.unique_all, np.unique_counts, np.unique_inverse, np.unique_values,
+    np.argwhere, np.flatnonzero, np.extract, np.compress, np.trim_zeros, np.union1d,
+    np.intersect1d, np.setdiff1d, np.setxor1d,
+})
+
+
 def implements(*numpy_functions: Callable, by: str | Callable) -> Callable:
     """Register an adapter for ``numpy_functions``, served by the arrayx function ``by``."""
     def register(adapter: Callable) -> Callable:
@@ -50,6 +59,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
         return NotImplemented  # another library's arrays (dask, ...) take over
     if kwargs.get("out") is not None:
         _numpy_fallback.check_out(kwargs["out"], name)
+    if func in DATA_DEPENDENT:
+        _strict.check_data_dependent(f"numpy.{name}")
     adapter = IMPLEMENTATIONS.get(func)
     if adapter is not None:
         if kwargs.get("dtype") is not None:  # NumPy takes Python types (float) as dtypes
@@ -57,6 +68,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
         try:
             result = adapter(*_numpy_fallback.adopt(args),
                              **{k: _numpy_fallback.adopt(v) for k, v in kwargs.items()})
+        except _strict.StrictError:
+            raise
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools)
             result = NotImplemented
         if result is not NotImplemented:
