@@ -160,6 +160,8 @@ def test_integer_power_of_a_negative_exponent_raises() -> None:
     np.testing.assert_allclose(np.asarray(np.power(xp.asarray(n), -1.0)), np.power(n, -1.0))
 
 
+# --- 6. (ISA levels: tests/test_cpu_levels.py) ---------------------------------------------------
+
 # --- 7. pad and full of integers with values that do not fit ------------------------------------
 
 @pytest.mark.parametrize("dtype, value, error", [
@@ -196,6 +198,25 @@ def test_memoryview_of_a_view_too_big_raises() -> None:
         small = xp.broadcast_to(xp.asarray(1.0), (2**59,))
         assert memoryview(small).nbytes == 2**62
     """)
+
+
+# --- 9. svd's singular vectors as NumPy's -------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4), (2, 6, 3)])
+@pytest.mark.parametrize("dtype", ["float64", "complex128", "float32"])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_gives_numpys_signs(shape: tuple, dtype: str, full: bool) -> None:
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal(shape)
+    a = a.astype(dtype)
+    u, s, vh = xp.linalg.svd(xp.asarray(a), full_matrices=full)
+    nu, ns, nvh = np.linalg.svd(a, full_matrices=full)
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    np.testing.assert_allclose(np.asarray(s), ns, rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.asarray(u), nu, rtol=tol, atol=tol)
+    np.testing.assert_allclose(np.asarray(vh), nvh, rtol=tol, atol=tol)
 
 
 # --- 10. pad's gather modes without Python lists -----------------------------------------------
