@@ -160,7 +160,8 @@ def test_integer_power_of_a_negative_exponent_raises() -> None:
     np.testing.assert_allclose(np.asarray(np.power(xp.asarray(n), -1.0)), np.power(n, -1.0))
 
 
-# --- 6. (ISA levels: tests/test_cpu_levels.py) ---------------------------------------------------
+# --- 6. (ISA levels: test_every_elementwise_function_gives_the_same_bits_at_every_level in
+# tests/test_cpu_levels.py)
 
 # --- 7. pad and full of integers with values that do not fit ------------------------------------
 
