@@ -130,6 +130,15 @@ def test_ufunc_dtype_selects_the_loop() -> None:
     assert int(got) == int(np.minimum.reduce(v, dtype=np.int8)) == -56
     got = np.add.reduce(xp.asarray([1.5, 2.5]), dtype=np.int64)
     assert int(got) == int(np.add.reduce(np.array([1.5, 2.5]), dtype=np.int64))
+    b = np.array([True, True, False])
+    got = np.add.reduce(xp.asarray(b), dtype=bool)
+    assert got.dtype == np.add.reduce(b, dtype=bool).dtype and bool(got)
+    got = np.add.reduce(xp.asarray(i8), dtype=np.int8)
+    assert got.dtype == np.int8 and int(got) == int(np.add.reduce(i8, dtype=np.int8))
+    with pytest.raises(TypeError):
+        np.logical_and.reduce(b, dtype=np.int8)
+    with pytest.raises(TypeError):
+        np.logical_and.reduce(xp.asarray(b), dtype=np.int8)
     with pytest.raises(TypeError):
         np.divide(np.array([1, 2]), np.array([2, 2]), dtype=np.int64)
     with pytest.raises(TypeError):

@@ -109,9 +109,15 @@ def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any
             return NotImplemented
         if x.ndim == 0 and isinstance(axis, int) and axis in (0, -1):
             axis = None  # NumPy reduces a 0-d array along axis 0 to itself
-        if dtype is not None:  # the dtype of the operation: the input is cast first
-            x = _xp.astype(x, np.dtype(dtype))
-        return REDUCE[ufunc](x, axis=axis, keepdims=keepdims)
+        if dtype is None:
+            return REDUCE[ufunc](x, axis=axis, keepdims=keepdims)
+        # The dtype of the operation: the input is cast first, and the result is of it (a
+        # sum of int8 wraps as NumPy's int8 loop does; of bools, it is their logical or).
+        dtype = np.dtype(dtype)  # TypeError, as NumPy's, where no loop is of it:
+        ufunc.resolve_dtypes((None, x.dtype, None), signature=(dtype, None, None),
+                             casting="unsafe", reduction=True)
+        result = REDUCE[ufunc](_xp.astype(x, dtype), axis=axis, keepdims=keepdims)
+        return result if result.dtype == dtype else _xp.astype(result, dtype)
     if method == "accumulate" and ufunc in ACCUMULATE:
         (x,) = inputs
         axis = kwargs.pop("axis", 0)
