@@ -65,7 +65,8 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     result = NotImplemented
     if where is True or method == "__call__":
         try:
-            result = _on_arrayx(ufunc, method, _numpy_fallback.adopt(inputs), dict(kwargs))
+            result = _on_arrayx(ufunc, method, _numpy_fallback.adopt(inputs), dict(kwargs),
+                                _numpy_fallback.adopt(where))
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools, ...)
             result = NotImplemented
     if result is NotImplemented:
@@ -89,7 +90,8 @@ def _check_keywords(kwargs: dict, name: str) -> None:
             raise TypeError(f"numpy.{name}: arrayx does not support {key}=")
 
 
-def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
+def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
+               where: Any = True) -> Any:
     """The arrayx call for ``ufunc.method``, or NotImplemented where there is none."""
     dtype = kwargs.pop("dtype", None)
     if method in ("__call__", "reduce", "accumulate"):  # NumPy makes arrays of list operands
@@ -99,8 +101,8 @@ def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any
         if func is None or kwargs:
             return NotImplemented
         if dtype is None:
-            return _integer_rule(ufunc, inputs, func)
-        return _in_loop(ufunc, inputs, np.dtype(dtype), func)
+            return _integer_rule(ufunc, inputs, func, where)
+        return _in_loop(ufunc, inputs, np.dtype(dtype), func, where)
     if method == "reduce" and ufunc in REDUCE:
         (x,) = inputs
         axis = kwargs.pop("axis", 0)
@@ -127,7 +129,7 @@ def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any
     return NotImplemented
 
 
-def _in_loop(ufunc: np.ufunc, inputs: tuple, dtype: np.dtype, func: Any) -> Any:
+def _in_loop(ufunc: np.ufunc, inputs: tuple, dtype: np.dtype, func: Any, where: Any) -> Any:
     """``func`` on ``inputs`` in the loop NumPy's ``dtype=`` selects (the output's dtype):
     the inputs cast to that loop's, the result in its output dtype. TypeError, as NumPy's,
     when no loop gives ``dtype`` (``np.divide(int, int, dtype=int64)``)."""
@@ -137,15 +139,16 @@ def _in_loop(ufunc: np.ufunc, inputs: tuple, dtype: np.dtype, func: Any) -> Any:
                                 signature=(None,) * ufunc.nin + (dtype,) * ufunc.nout)
     inputs = tuple(_xp.astype(i, t) if isinstance(i, Array) and i.dtype != t else i
                    for i, t in zip(inputs, loop, strict=False))
-    result = _integer_rule(ufunc, inputs, func)
+    result = _integer_rule(ufunc, inputs, func, where)
     out = loop[ufunc.nin]
     return result if result.dtype == out else _xp.astype(result, out)
 
 
-def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any) -> Any:
+def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any, where: Any) -> Any:
     """``func(*inputs)``, with NumPy's integer loops where arrayx's functions differ: an
     integer ``np.reciprocal`` stays integer (``1 // x`` truncated), and ``np.power`` of
-    integers refuses negative exponents (ValueError) rather than truncating them to 0."""
+    integers refuses negative exponents (ValueError) rather than truncating them to 0, where
+    ``where`` computes."""
     integers = all(isinstance(i, int) or (isinstance(i, Array) and i.dtype.kind in "iub")
                    for i in inputs)
     if not integers or ufunc not in (np.reciprocal, np.power):
@@ -156,8 +159,13 @@ def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any) -> Any:
             return func(*inputs)
         return _xp.astype(_xp.reciprocal(_xp.astype(x, _xp.float64)), x.dtype)
     exponent = inputs[1]
-    if (_xp.any(exponent < 0) if isinstance(exponent, Array) else exponent < 0) \
-            and not (isinstance(exponent, Array) and exponent.dtype.kind == "b"):
+    if isinstance(exponent, Array) and exponent.dtype.kind == "b":
+        return func(*inputs)
+    negative = exponent < 0
+    if where is not True:
+        mask = where if isinstance(where, Array) else _xp.asarray(where)
+        negative = _xp.logical_and(negative, _xp.astype(mask, _xp.bool))
+    if _xp.any(negative) if isinstance(negative, Array) else negative:
         raise ValueError("Integers to negative integer powers are not allowed.")
     return func(*inputs)
 
