@@ -354,3 +354,17 @@ def test_std_and_var_with_ddof_past_n_as_numpy(func, values: list, ddof: int) ->
 def test_pickle_round_trip_still_works() -> None:
     x = xp.reshape(xp.arange(6.0), (2, 3))
     np.testing.assert_array_equal(np.asarray(pickle.loads(pickle.dumps(x))), np.asarray(x))
+
+
+def test_running_sum_and_product_in_bool_refuse_instead_of_crashing() -> None:
+    isolated("""
+        import pytest
+        x = xp.asarray(np.array([3, 0], dtype=np.uint8))
+        for f in (xp.cumulative_sum, xp.cumulative_prod):
+            for a in (x, xp.astype(x, xp.bool)):
+                with pytest.raises(TypeError):
+                    f(a, dtype=xp.bool)
+        got = np.multiply.accumulate(x, dtype=bool)  # NumPy's meaning, through the fallback
+        want = np.multiply.accumulate(np.array([3, 0], np.uint8), dtype=bool)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    """)

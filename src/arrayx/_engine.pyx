@@ -722,6 +722,9 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     the whole array, whose first operand is the result shifted by one slice. With
     ``include_initial`` the result starts with a slice of ``identity``.
     """
+    cdef loop2d_fn fn = binary_kernel(op, acc)
+    if fn == NULL:  # no kernel: cumulative_sum(x, dtype=bool) called NULL
+        raise TypeError(f"this running {BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[acc]}")
     cdef int64_t n = l.shape_[axis]
     cdef int64_t m = n + (1 if include_initial else 0)
     cdef Layout ol = _along(contiguous_like(l), axis, 0, m)
@@ -750,7 +753,7 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     ops[0] = operand(o, prev, acc, acc)
     ops[1] = operand(s, xin, code, acc)
     ops[2] = operand(o, rest, acc, acc)
-    run_n(binary_kernel(op, acc), 3, ops, rest.ndim, rest.shape_, rest.size, True)
+    run_n(fn, 3, ops, rest.ndim, rest.shape_, rest.size, True)
     return o, ol, acc
 
 
