@@ -648,9 +648,241 @@ def fuzz_pickle(data: bytes, shape: Any, dtype: str) -> None:
     same(got, want)
 
 
+# --- 6. NumPy's ufuncs on arrayx arrays: methods, dtype=, out=, where=, mixed operands -------
+
+UFUNCS = [np.add, np.subtract, np.multiply, np.divide, np.floor_divide, np.power,
+          np.maximum, np.minimum, np.equal, np.less, np.logical_and, np.bitwise_xor,
+          np.negative, np.absolute, np.sqrt, np.exp, np.reciprocal, np.square, np.sign,
+          np.logical_not, np.isnan]
+PROTOCOL_DTYPES = ["bool", "int8", "int64", "uint8", "float32", "float64", "complex128"]
+#: Exceptions that are NumPy's own answer to a ufunc call it refuses (its UFuncTypeError is a
+#: TypeError, AxisError a ValueError and IndexError).
+UFUNC_CLEAN = (TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError)
+
+
+def _operand(kind: str, n: np.ndarray) -> Any:
+    """``n`` as the operand kind drawn: an arrayx array, NumPy's array, a list or a scalar."""
+    if kind == "arrayx":
+        return xp.asarray(n)
+    if kind == "list":
+        return n.tolist()
+    if kind == "scalar":
+        return n.reshape(-1)[0].item() if n.size else 0
+    return n
+
+
+def _numpy_side(obj: Any) -> Any:
+    return np.asarray(obj).copy() if isinstance(obj, xp.Array) else obj
+
+
+@st.composite
+def ufunc_calls(draw: st.DrawFn) -> tuple:
+    ufunc = draw(st.sampled_from(UFUNCS))
+    method = draw(st.sampled_from(["__call__"] * 4 + ["reduce", "accumulate", "at", "outer",
+                                                       "reduceat"]))
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=3)))
+    if method != "__call__":
+        shape = shape or (2,)
+    dtypes = [draw(st.sampled_from(PROTOCOL_DTYPES)) for _ in range(ufunc.nin)]
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    arrays = [rng.integers(-4, 5, shape).astype(dt) for dt in dtypes]
+    kinds = ["arrayx"] + [draw(st.sampled_from(["arrayx", "numpy", "list", "scalar"]))
+                          for _ in range(ufunc.nin - 1)]
+    kinds = draw(st.permutations(kinds)) if method == "__call__" else kinds
+    kwargs: dict[str, Any] = {}
+    if draw(st.booleans()):
+        kwargs["dtype"] = np.dtype(draw(st.sampled_from(PROTOCOL_DTYPES)))
+    if method == "__call__" and draw(st.booleans()):
+        out_dtype = draw(st.sampled_from(PROTOCOL_DTYPES))
+        kwargs["out"] = rng.integers(-4, 5, shape).astype(out_dtype)
+        if draw(st.booleans()):
+            kwargs["where"] = rng.integers(0, 2, shape).astype(bool)
+    if method in ("reduce", "accumulate", "reduceat") and shape:
+        kwargs["axis"] = draw(st.integers(-len(shape), len(shape) - 1))
+    extra: tuple = ()
+    if method == "at":
+        extra = (draw(st.lists(st.integers(-shape[0], shape[0] - 1), max_size=4))
+                 if shape[0] else [],)
+    if method == "reduceat":
+        extra = (draw(st.lists(st.integers(0, max(shape[kwargs.get("axis", 0)] - 1, 0)),
+                               min_size=1, max_size=3)),)
+    return ufunc, method, arrays, kinds, extra, kwargs
+
+
+def _call(ufunc: np.ufunc, method: str, operands: list, extra: tuple, kwargs: dict) -> Any:
+    fn = getattr(ufunc, method)
+    if method == "at":
+        return fn(operands[0], *extra, *operands[1:])
+    if method in ("reduce", "accumulate"):
+        return fn(operands[0], **kwargs)
+    if method == "reduceat":
+        return fn(operands[0], *extra, **kwargs)
+    return fn(*operands, **kwargs)
+
+
+@given(ufunc_calls())
+def fuzz_ufunc_protocol(call: tuple) -> None:
+    ufunc, method, arrays, kinds, extra, kwargs = call
+    record((ufunc.__name__, method, [a.dtype.str for a in arrays], [a.shape for a in arrays],
+            kinds, extra, {k: getattr(v, "dtype", v) for k, v in kwargs.items()}))
+    if method in ("reduce", "accumulate", "reduceat", "at") and ufunc.nin != 2:
+        return
+    ops = [_operand(k, a) for k, a in zip(kinds, arrays, strict=True)]
+    ours = dict(kwargs)
+    if "out" in kwargs:
+        ours["out"] = xp.asarray(kwargs["out"])
+    n_ops = [_numpy_side(o) for o in ops]
+    if method == "at":
+        ops[0] = xp.asarray(arrays[0])
+        n_ops[0] = arrays[0].copy()
+    with np.errstate(all="ignore"):
+        want_state, want = outcome(lambda: _call(ufunc, method, n_ops, extra, kwargs))
+        state, got = outcome(lambda: _call(ufunc, method, ops, extra, ours))
+    if want_state == "raise":
+        assert state == "raise", f"NumPy raised {want.__name__}, arrayx gave {got!r}"
+        assert issubclass(got, UFUNC_CLEAN), got
+        return
+    if method == "at":  # in place: compare the first operands
+        if state == "raise":
+            assert issubclass(got, UFUNC_CLEAN), got
+            return
+        state, got, want = "ok", ops[0], n_ops[0]
+    if np.asarray(want).dtype not in xp._dtypes.DTYPES:  # float16: a dtype arrayx lacks
+        if state == "raise":
+            assert issubclass(got, TypeError), got
+        else:  # arrayx computes in a wider float of the same kind
+            assert np.asarray(got).dtype.kind == np.asarray(want).dtype.kind
+            w = np.asarray(want, np.float64)
+            fits = np.isfinite(w) | np.isnan(w)  # float16 overflows where float64 does not
+            np.testing.assert_allclose(np.asarray(got)[fits], w[fits], rtol=2e-3)
+        return
+    if state == "raise" and issubclass(got, OverflowError) and any(
+            isinstance(o, int) and not isinstance(o, bool) for o in ops):
+        return  # a Python int out of the array's range: arrayx refuses it in comparisons too
+    assert state == "ok", f"arrayx raised {got.__name__} where NumPy gave {want!r}"
+    if isinstance(want, np.ndarray) or np.isscalar(want):
+        want = np.asarray(want)
+        g = np.asarray(got)
+        assert g.shape == want.shape, (g.shape, want.shape)
+        assert g.dtype == want.dtype, (g.dtype, want.dtype)
+        mask = kwargs.get("where", True)  # NumPy leaves the rest of a fresh result unset
+        if "out" in kwargs:
+            want = kwargs["out"]
+            g = np.asarray(ours["out"])
+            mask = True
+        inexact = want.dtype.kind in "fc" and ufunc in (np.exp, np.sqrt, np.divide, np.power,
+                                                        np.reciprocal)
+        if inexact:
+            np.testing.assert_allclose(np.where(mask, g, 0), np.where(mask, want, 0),
+                                       rtol=1e-6 if want.dtype.itemsize <= 4 else 1e-13)
+        else:
+            np.testing.assert_array_equal(np.where(mask, g, 0), np.where(mask, want, 0))
+
+
+# --- 7. sizes near 2^63: views that big, and what joins or copies them -------------------------
+
+HUGE_DIMS = st.sampled_from([0, 1, 2, 3, 2**61, 2**62, 2**62 + 1, 2**63 - 1])
+JOINS = ["concat", "concat_none", "np.concatenate", "stack", "repeat", "np.repeat", "tile",
+         "pad", "pad_edge", "reshape", "memoryview", "astype", "add", "expand_dims", "flip",
+         "permute", "slice", "broadcast_to"]
+#: Clean refusals of a size too big for memory or for 64 bits.
+SIZE_CLEAN = (ValueError, MemoryError, BufferError, OverflowError)
+
+
+def _bytes(shape: tuple, itemsize: int) -> int:
+    return math.prod(shape) * itemsize
+
+
+@given(st.lists(HUGE_DIMS, min_size=1, max_size=3).map(tuple), st.sampled_from(JOINS),
+       st.sampled_from(["float64", "uint8", "complex128", "bool"]), st.integers(1, 5))
+def fuzz_huge(shape: tuple, op: str, dtype: str, k: int) -> None:
+    record((shape, op, dtype, k))
+    dt = np.dtype(dtype)
+    # NumPy and arrayx size an array's strides by its non-zero dimensions, even when empty.
+    big = math.prod(d for d in shape if d) > 2**20
+    state, x = outcome(lambda: xp.broadcast_to(xp.asarray(1, dtype=dt), shape))
+    if state == "raise":  # refused at the view already: only past 2^63 bytes
+        assert issubclass(x, ValueError), x
+        assert math.prod(d for d in shape if d) * 16 > 2**63 - 1, shape
+        return
+
+    def expect(result_shape: tuple | None, copies: bool) -> None:
+        """The op gives ``result_shape`` (a view, or a copy when ``copies``) or refuses
+        cleanly, and must refuse when the result cannot be addressed."""
+        state, got = outcome(lambda: run())
+        if result_shape is None or state == "raise":
+            assert state == "raise" and issubclass(got, SIZE_CLEAN + (TypeError,)), got
+            if result_shape is not None:  # refused: it must be too big to make
+                spans = math.prod(d for d in result_shape if d)
+                assert spans > (2**63 - 1) // 16 or (copies and (spans > 2**20 or big)), \
+                    (result_shape, got)
+            return
+        assert not (copies and math.prod(result_shape) > 2**40), "a huge copy was made"
+        assert got.shape == result_shape, (got.shape, result_shape)
+
+    n = len(shape)
+    if op in ("concat", "np.concatenate"):
+        total = shape[0] * k
+        run = (lambda: xp.concat([x] * k)) if op == "concat" else (
+            lambda: np.concatenate([x] * k))
+        expect((total,) + shape[1:] if total < 2**63 else None, True)
+    elif op == "concat_none":
+        run = lambda: xp.concat([x] * k, axis=None)  # noqa: E731
+        expect((math.prod(shape) * k,) if math.prod(shape) * k < 2**63 else None, True)
+    elif op == "stack":
+        run = lambda: xp.stack([x] * k)  # noqa: E731
+        expect((k,) + shape, True)
+    elif op in ("repeat", "np.repeat"):
+        run = (lambda: xp.repeat(x, k, axis=0)) if op == "repeat" else (
+            lambda: np.repeat(x, k, axis=0))
+        expect((shape[0] * k,) + shape[1:] if shape[0] * k < 2**63 else None, True)
+    elif op == "tile":
+        run = lambda: xp.tile(x, (k,) + (1,) * (n - 1))  # noqa: E731
+        expect((shape[0] * k,) + shape[1:] if shape[0] * k < 2**63 else None, True)
+    elif op in ("pad", "pad_edge"):
+        mode = "constant" if op == "pad" else "edge"
+        run = lambda: xp.pad(x, ((k, 2**62),) + ((0, 0),) * (n - 1), mode=mode)  # noqa: E731
+        total = shape[0] + k + 2**62
+        expect((total,) + shape[1:] if total < 2**63 and (shape[0] or mode == "constant")
+               else None, True)
+    elif op == "reshape":
+        run = lambda: xp.reshape(x, (-1,))  # noqa: E731
+        expect((math.prod(shape),), False)  # stride-0 axes merge: a view
+    elif op == "memoryview":
+        state, got = outcome(lambda: memoryview(x))
+        if _bytes(shape, dt.itemsize) > 2**63 - 1:
+            assert state == "raise" and issubclass(got, BufferError), got
+        elif state == "ok":
+            assert got.nbytes == _bytes(shape, dt.itemsize)
+            assert got.shape == shape
+        else:
+            assert issubclass(got, BufferError), got
+    elif op == "astype":
+        run = lambda: xp.astype(x, xp.float32)  # noqa: E731
+        expect(shape, True)
+    elif op == "add":
+        run = (lambda: x + x) if dtype != "bool" else (lambda: x | x)
+        expect(shape, True)
+    elif op == "expand_dims":
+        run = lambda: xp.expand_dims(x, axis=0)  # noqa: E731
+        expect((1,) + shape, False)
+    elif op == "flip":
+        run = lambda: xp.flip(x)  # noqa: E731
+        expect(shape, False)
+    elif op == "permute":
+        run = lambda: xp.permute_dims(x, tuple(reversed(range(n))))  # noqa: E731
+        expect(tuple(reversed(shape)), False)
+    elif op == "slice":
+        run = lambda: x[::k]  # noqa: E731
+        expect(((shape[0] + k - 1) // k,) + shape[1:], False)
+    elif op == "broadcast_to":
+        run = lambda: xp.broadcast_to(x, (k,) + shape)  # noqa: E731
+        expect((k,) + shape if math.prod((k,) + shape) < 2**63 else None, False)
+
+
 FUZZERS = {f.__name__[5:]: f for f in (fuzz_index, fuzz_asarray, fuzz_asarray_mutating,
                                        fuzz_creation, fuzz_dlpack_args, fuzz_dlpack_capsules,
-                                       fuzz_pickle)}
+                                       fuzz_pickle, fuzz_ufunc_protocol, fuzz_huge)}
 
 
 def main(argv: list[str]) -> None:

@@ -1,4 +1,6 @@
-"""arrayx.fft against numpy.fft over drawn shapes, dtypes, lengths, axes and norms."""
+"""arrayx.fft over drawn shapes, dtypes, lengths, axes and norms: shapes and dtypes as
+numpy.fft gives them, values against the direct DFT of ``test_fft_dft`` (numpy.fft and
+arrayx.fft both run pocketfft, so comparing their values could not catch a shared error)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_fft_dft import dft, fit, hermitian
 
 import arrayx as ax
 
@@ -22,12 +25,47 @@ def draw(data, shape, dtype):
     return x.astype(dtype)
 
 
-def check(res, expected):
+def direct(name: str, x: np.ndarray, n: int | None, axis: int, norm: str) -> np.ndarray:
+    """The transform ``name`` of ``x`` along ``axis``, by the direct DFT."""
+    half = name in ("irfft", "hfft")
+    m = n if n is not None else (2 * (x.shape[axis] - 1) if half else x.shape[axis])
+    if name in ("fft", "ifft"):
+        return dft(x, m, axis, norm, inverse=name == "ifft")
+    if name in ("rfft", "ihfft"):
+        out = dft(x, m, axis, norm, inverse=name == "ihfft")
+        return np.moveaxis(np.moveaxis(out, axis, -1)[..., : m // 2 + 1], -1, axis)
+    return dft(hermitian(x, m, axis), m, axis, norm, inverse=name == "irfft").real
+
+
+def direct_n(name: str, x: np.ndarray, s: tuple | None, axes: list, norm: str) -> np.ndarray:
+    """The n-dimensional transform ``name`` by direct DFTs along ``axes`` (the last of them
+    the half-spectrum axis of rfftn and irfftn)."""
+    lengths = list(s) if s is not None else [x.shape[a] for a in axes]
+    if name == "irfftn" and s is None:
+        lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
+    inverse = name in ("ifftn", "irfftn")
+    out = np.asarray(x, np.complex128)
+    if name == "irfftn":
+        for a, m in zip(axes[:-1], lengths[:-1], strict=True):
+            out = dft(out, m, a, norm, inverse=True)
+        return dft(hermitian(out, lengths[-1], axes[-1]), lengths[-1], axes[-1], norm,
+                   inverse=True).real
+    for a, m in zip(axes, lengths, strict=True):
+        out = dft(fit(out, m, a), m, a, norm, inverse=inverse)
+    if name == "rfftn":
+        last, m = axes[-1], lengths[-1]
+        out = np.moveaxis(np.moveaxis(out, last, -1)[..., : m // 2 + 1], -1, last)
+    return out
+
+
+def check(res, shape_of, want):
+    """``res`` has numpy.fft's shape and dtype (``shape_of``) and the direct DFT's values."""
     res = np.asarray(res)
-    assert res.dtype == expected.dtype
-    assert res.shape == expected.shape
-    tol = 1e-4 if expected.dtype in (np.float32, np.complex64) else 1e-10
-    np.testing.assert_allclose(res, expected, rtol=tol, atol=tol * 10)
+    assert res.dtype == shape_of.dtype
+    assert res.shape == shape_of.shape == want.shape
+    tol = 1e-4 if shape_of.dtype in (np.float32, np.complex64) else 1e-10
+    size = max(1.0, float(np.abs(want).max(initial=0)))
+    np.testing.assert_allclose(res, want, rtol=tol, atol=tol * size * 10)
 
 
 @SETTINGS
@@ -40,7 +78,8 @@ def test_one_dimensional_complex_input(data, shape, name, dtype, norm, n):
     if name in ("irfft", "hfft") and n is None and shape[axis] < 2:
         n = 2
     got = getattr(ax.fft, name)(ax.asarray(x), n=n, axis=axis, norm=norm)
-    check(got, getattr(np.fft, name)(x, n=n, axis=axis, norm=norm))
+    check(got, getattr(np.fft, name)(x, n=n, axis=axis, norm=norm),
+          direct(name, x, n, axis, norm))
 
 
 @SETTINGS
@@ -50,7 +89,7 @@ def test_one_dimensional_complex_input(data, shape, name, dtype, norm, n):
 def test_one_dimensional_real_input(data, shape, name, dtype, norm, n):
     x = draw(data, shape, dtype)
     got = getattr(ax.fft, name)(ax.asarray(x), n=n, norm=norm)
-    check(got, getattr(np.fft, name)(x, n=n, norm=norm))
+    check(got, getattr(np.fft, name)(x, n=n, norm=norm), direct(name, x, n, -1, norm))
 
 
 @SETTINGS
@@ -68,22 +107,27 @@ def test_n_dimensional(data, shape, name, norm):
     if name == "irfftn" and s is None and shape[sel[-1]] < 2:
         s = tuple(shape[a] for a in sel[:-1]) + (2,)
     got = getattr(ax.fft, name)(ax.asarray(x), s=s, axes=axes, norm=norm)
-    check(got, getattr(np.fft, name)(x, s=s, axes=axes, norm=norm))
+    check(got, getattr(np.fft, name)(x, s=s, axes=axes, norm=norm),
+          direct_n(name, x, s, sel, norm))
 
 
 def test_transform_of_a_strided_view():
     x = np.arange(24.0).reshape(4, 6) + 1j
     a = ax.asarray(x)[:, ::2].mT
-    check(ax.fft.fft(a), np.fft.fft(x[:, ::2].T))
+    check(ax.fft.fft(a), np.fft.fft(x[:, ::2].T), dft(x[:, ::2].T, 4, -1, "backward"))
 
 
 @given(n=st.integers(1, 40), d=st.floats(0.1, 5), dtype=st.sampled_from([None, "float32"]))
 @SETTINGS
 def test_frequencies(n, d, dtype):
     dt = ax.float32 if dtype else None
+    k = np.arange(n)
+    want = np.where(k < (n + 1) // 2, k, k - n) / (n * d)  # the definition, not numpy.fft's
     expected = np.fft.fftfreq(n, d).astype(dtype or np.float64)
-    check(ax.fft.fftfreq(n, d=d, dtype=dt), expected)
-    check(ax.fft.rfftfreq(n, d=d, dtype=dt), np.fft.rfftfreq(n, d).astype(dtype or np.float64))
+    check(ax.fft.fftfreq(n, d=d, dtype=dt), expected, want.astype(expected.dtype))
+    expected = np.fft.rfftfreq(n, d).astype(dtype or np.float64)
+    check(ax.fft.rfftfreq(n, d=d, dtype=dt), expected,
+          (np.arange(n // 2 + 1) / (n * d)).astype(expected.dtype))
 
 
 @SETTINGS

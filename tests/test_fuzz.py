@@ -1,5 +1,10 @@
 """The fuzzers of ``fuzz_cases.py``, each in a child interpreter so a crash fails its test.
 
+Besides indexing, conversion, creation, DLPack and pickles, ``ufunc_protocol`` draws NumPy's
+ufuncs and their methods on arrayx arrays with ``dtype=``, ``out=``, ``where=`` and mixed
+operands (NumPy arrays, lists, scalars), and ``huge`` joins, pads, copies and views arrays of
+up to 2^63 elements.
+
 The default run draws a few hundred cases per fuzzer (derandomized, so CI is repeatable); the
 ``thorough`` hypothesis profile (``ARRAYX_HYPOTHESIS_PROFILE=thorough``) draws 10^5 fresh
 random cases each, and ``ARRAYX_FUZZ_EXAMPLES`` sets any other count.
@@ -18,7 +23,7 @@ HERE = Path(__file__).parent
 THOROUGH = os.environ.get("ARRAYX_HYPOTHESIS_PROFILE") == "thorough"
 EXAMPLES = int(os.environ.get("ARRAYX_FUZZ_EXAMPLES", 100_000 if THOROUGH else 1000))
 FUZZERS = ["index", "asarray", "asarray_mutating", "creation", "dlpack_args",
-           "dlpack_capsules", "pickle"]
+           "dlpack_capsules", "pickle", "ufunc_protocol", "huge"]
 
 
 @pytest.mark.parametrize("name", FUZZERS)

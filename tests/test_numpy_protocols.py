@@ -126,12 +126,26 @@ def test_ufunc_out_is_written() -> None:
 
 
 @pytest.mark.parametrize("kwargs, word", [
-    ({"casting": "unsafe"}, "casting"), ({"where": np.array([True, False, True])}, "where"),
-    ({"order": "F"}, "order"), ({"out": np.empty(3)}, "out="),
+    ({"casting": "unsafe"}, "casting"), ({"order": "F"}, "order"), ({"out": np.empty(3)}, "out="),
 ])
 def test_ufunc_keywords_arrayx_cannot_honour_say_which(kwargs: dict, word: str) -> None:
     with pytest.raises(TypeError, match=word):
         np.add(xp.asarray(B[0]), 1.0, **kwargs)
+
+
+def test_ufunc_where_and_out_write_as_numpy() -> None:
+    mask = np.array([True, False, True])
+    want = np.full(3, -1.0)
+    np.add(B[0], 1.0, out=want, where=mask)
+    out = xp.full((3,), -1.0)
+    assert np.add(xp.asarray(B[0]), 1.0, out=out, where=xp.asarray(mask)) is out
+    same(out, want)
+    narrow, n_narrow = xp.zeros((3,), dtype=xp.int8), np.zeros(3, np.int8)
+    np.add(xp.asarray([100, 100, 1]), 100, out=narrow)  # same_kind: int64 into int8 wraps
+    np.add(np.array([100, 100, 1]), 100, out=n_narrow)
+    same(narrow, n_narrow)
+    with pytest.raises(TypeError):
+        np.add(xp.asarray(B[0]), 1.0, out=xp.zeros((3,), dtype=xp.int64))
 
 
 def test_ufunc_with_a_foreign_operand_is_not_ours() -> None:

@@ -10,7 +10,9 @@ from cpython.buffer cimport (
     PyBUF_STRIDES, PyBUF_WRITABLE,
 )
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int64_t
+from cpython.object cimport PyObject, PyTypeObject, newfunc
+from cpython.type cimport PyType_Modified
+from libc.stdint cimport INT64_MAX, int64_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
@@ -1349,6 +1351,9 @@ cdef class Array:
             raise BufferError("the array is not contiguous")
         if (flags & PyBUF_STRIDES) != PyBUF_STRIDES and not L.c_contiguous:
             raise BufferError("the array is not C-contiguous; ask for strides")
+        if L.size > INT64_MAX // isz:  # a broadcast view of 2**62 elements
+            raise BufferError(f"the array of shape {self.shape} is too big to export: its "
+                              f"size in bytes overflows 64 bits")
         cdef Py_ssize_t* dims = <Py_ssize_t*>PyMem_Malloc(2 * max(L.ndim, 1) * sizeof(Py_ssize_t))
         if dims == NULL:
             raise MemoryError()
@@ -1548,6 +1553,18 @@ cdef class Array:
 
     def __deepcopy__(self, memo) -> Array:
         return contiguous_copy(self, self._code)
+
+
+cdef object _refuse_new(type cls, PyObject* args, PyObject* kwargs):
+    raise TypeError("arrayx arrays are made by creation functions such as arrayx.asarray")
+
+
+# One constructor path: an Array gets its storage and layout only from wrap, fresh and view,
+# which call the type's allocator directly. From Python, ``Array()``, ``Array.__new__(Array)``,
+# a subclass's ``__new__`` and a pickle's NEWOBJ all go through tp_new, which refuses, so no
+# Array without storage or layout can exist to be dereferenced.
+(<PyTypeObject*>Array).tp_new = <newfunc>_refuse_new
+PyType_Modified(Array)
 
 
 cdef object _only_scalar(Array a, str what):

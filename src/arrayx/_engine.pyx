@@ -179,8 +179,9 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     """Store the Python scalar ``value`` as one element of dtype ``code`` at ``ptr``.
 
     Python ints are range-checked against integer dtypes (OverflowError, as NumPy);
-    floats are truncated towards zero into integer dtypes; complex into a real dtype is a
-    TypeError.
+    floats are truncated towards zero into integer dtypes, then range-checked (NaN is a
+    ValueError, infinity and values out of range OverflowError, as NumPy's ``full``); complex
+    into a real dtype is a TypeError.
     """
     cdef uint8_t b
     cdef long long i
@@ -190,6 +191,8 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     cdef double complex z
     cdef int kind = scalar_kind(value)
     if kind == 2:
+        if 1 <= code <= C_UINT64:  # truncated, then range-checked as an int (NaN: ValueError)
+            return write_scalar(ptr, code, int(value))
         d = value
         if code == C_FLOAT64:
             (<double*>ptr)[0] = d
@@ -735,6 +738,9 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     the whole array, whose first operand is the result shifted by one slice. With
     ``include_initial`` the result starts with a slice of ``identity``.
     """
+    cdef loop2d_fn fn = binary_kernel(op, acc)
+    if fn == NULL:  # no kernel: cumulative_sum(x, dtype=bool) called NULL
+        raise TypeError(f"this running {BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[acc]}")
     cdef int64_t n = l.shape_[axis]
     cdef int64_t m = n + (1 if include_initial else 0)
     cdef Layout ol = _along(contiguous_like(l), axis, 0, m)
@@ -763,7 +769,7 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     ops[0] = operand(o, prev, acc, acc)
     ops[1] = operand(s, xin, code, acc)
     ops[2] = operand(o, rest, acc, acc)
-    run_n(binary_kernel(op, acc), 3, ops, rest.ndim, rest.shape_, rest.size, True)
+    run_n(fn, 3, ops, rest.ndim, rest.shape_, rest.size, True)
     return o, ol, acc
 
 

@@ -6,7 +6,8 @@ from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, as_items, contiguous, new_layout, normalize_axis, normalized_axes, parse_shape,
+    MAXDIM, Layout, add_extent, as_items, contiguous, new_layout, normalize_axis,
+    normalized_axes, parse_shape,
 )
 from arrayx._engine cimport ITEMSIZE, copy_cast
 from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
@@ -17,7 +18,8 @@ from arrayx._core.layout cimport permute
 from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.layout cimport squeeze as layout_squeeze
 
-from arrayx._core.layout import make as make_layout
+from arrayx._core.layout import joined_extent, make as make_layout
+from arrayx import _strict
 from arrayx._dtypes import CODE, DTYPES, result_type
 
 __all__ = [
@@ -489,7 +491,7 @@ def concat(arrays, /, *, axis=0) -> Array:
             if i != ax and p._layout.shape_[i] != first._layout.shape_[i]:
                 raise ValueError(f"concat: shapes {first.shape} and {p.shape} differ off "
                                  f"axis {ax}")
-        total += p._layout.shape_[ax]
+        total = add_extent(total, p._layout.shape_[ax])
     for i in range(n):
         shape[i] = first._layout.shape_[i]
     shape[ax] = total
@@ -788,6 +790,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     if isinstance(repeats, Array):
         if repeats.dtype.kind not in "iu":
             raise TypeError(f"repeats must be integers, not {repeats.dtype}")
+        _strict.check_data_dependent("repeat with an array of counts")
         counts = [int(c) for c in reshape(repeats, (-1,))]
     else:
         counts = [int(repeats)] * size
@@ -801,7 +804,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     cdef int n = a._layout.ndim
     for i in range(n):
         shape[i] = a._layout.shape_[i]
-    shape[ax] = sum(counts)
+    shape[ax] = joined_extent(counts)
     cdef Array out = new_array(contiguous(n, shape), a._code, a._storage.device)
     cdef int64_t start = 0
     cdef int64_t src_st[MAXDIM]

@@ -23,8 +23,11 @@ from arrayx._creation import asarray
 
 def is_ours(obj: Any) -> bool:
     """Whether the protocols take ``obj`` as an operand: arrayx arrays, NumPy's own arrays and
-    scalars (not subclasses such as masked arrays, whose meaning a view would lose) and Python
-    scalars. Anything else is another library's, which NumPy then asks."""
+    scalars (not subclasses such as masked arrays, whose meaning a view would lose), Python
+    scalars, and lists and tuples of these (NumPy makes arrays of them). Anything else is
+    another library's, which NumPy then asks."""
+    if isinstance(obj, (list, tuple)):
+        return all(is_ours(o) for o in obj)
     return isinstance(obj, (Array, np.generic, bool, int, float, complex)) \
         or type(obj) is np.ndarray
 

@@ -13,6 +13,7 @@ the table, generated from this module.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,15 @@ from arrayx._strict import LENIENT as _xp
 IMPLEMENTATIONS: dict[Callable, Callable] = {}
 #: The arrayx function behind each NumPy function of ``IMPLEMENTATIONS`` (for the docs' table).
 SERVED_BY: dict[Callable, str] = {}
+
+
+#: NumPy functions without an adapter whose output shape depends on the data: the
+#: data_dependent_shapes flag forbids them (those with one raise in arrayx's function).
+DATA_DEPENDENT = frozenset({
+    np.unique, np.unique_all, np.unique_counts, np.unique_inverse, np.unique_values,
+    np.argwhere, np.flatnonzero, np.extract, np.compress, np.trim_zeros, np.union1d,
+    np.intersect1d, np.setdiff1d, np.setxor1d,
+})
 
 
 def implements(*numpy_functions: Callable, by: str | Callable) -> Callable:
@@ -50,6 +60,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
         return NotImplemented  # another library's arrays (dask, ...) take over
     if kwargs.get("out") is not None:
         _numpy_fallback.check_out(kwargs["out"], name)
+    if func in DATA_DEPENDENT:
+        _strict.check_data_dependent(f"numpy.{name}")
     adapter = IMPLEMENTATIONS.get(func)
     if adapter is not None:
         if kwargs.get("dtype") is not None:  # NumPy takes Python types (float) as dtypes
@@ -57,6 +69,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
         try:
             result = adapter(*_numpy_fallback.adopt(args),
                              **{k: _numpy_fallback.adopt(v) for k, v in kwargs.items()})
+        except _strict.StrictError:
+            raise
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools)
             result = NotImplemented
         if result is not NotImplemented:
@@ -125,8 +139,13 @@ def _spread(func: Callable, name: str) -> Callable:
         if not isinstance(a, Array) or rest:
             return NotImplemented  # where=, mean=: NumPy's
         correction = ddof if correction is None else correction
-        return _with_out(func(_floating(a, dtype), axis=axis, correction=correction,
-                              keepdims=bool(keepdims)), out, name)
+        a = _floating(a, dtype)
+        result = func(a, axis=axis, correction=correction, keepdims=bool(keepdims))
+        axes = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+        n = math.prod(a.shape[i] for i in axes)
+        if 0 < n <= correction:  # NumPy divides by max(n - ddof, 0): inf, or NaN for 0 / 0
+            result = func(a, axis=axis, correction=0, keepdims=bool(keepdims)) / 0.0
+        return _with_out(result, out, name)
     return adapter
 
 
@@ -237,12 +256,20 @@ def _matrix_transpose(x: Any, /) -> Any:
     return _xp.matrix_transpose(x) if isinstance(x, Array) else NotImplemented
 
 
+def _axis(axis: Any, ndim: int, name: str) -> int:
+    """``axis`` in ``[0, ndim)``; NumPy's AxisError outside ``[-ndim, ndim)``."""
+    k = operator.index(axis)
+    if not -ndim <= k < ndim:
+        raise np.exceptions.AxisError(k, ndim, name)
+    return k % ndim
+
+
 @implements(np.swapaxes, by="permute_dims")
 def _swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     if not isinstance(a, Array):
         return NotImplemented
     order = list(range(a.ndim))
-    i, j = operator.index(axis1) % max(a.ndim, 1), operator.index(axis2) % max(a.ndim, 1)
+    i, j = (_axis(k, a.ndim, name) for k, name in ((axis1, "axis1"), (axis2, "axis2")))
     order[i], order[j] = order[j], order[i]
     return _xp.permute_dims(a, tuple(order))
 

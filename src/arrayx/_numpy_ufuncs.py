@@ -5,10 +5,16 @@ this protocol), and the reductions ``np.add.reduce`` (sum), ``np.multiply.reduce
 ``np.maximum.reduce`` / ``np.minimum.reduce``, ``np.logical_and.reduce`` /
 ``np.logical_or.reduce`` and ``np.add.accumulate`` / ``np.multiply.accumulate`` call the arrayx
 function of the same meaning. NumPy arrays among the operands are adopted without a copy
-(``_numpy_fallback.adopt``). Any other ufunc or method, and a call whose dtypes arrayx refuses
-where NumPy accepts them (``np.maximum.reduce`` of bools), (``np.cbrt``, ``np.add.outer``,
-``np.add.at``, ...) falls back to NumPy on views of CPU memory and hands back arrayx arrays.
-``out=`` must be arrayx arrays; the result is written into them.
+(``_numpy_fallback.adopt``), and lists and tuples become arrays as NumPy makes them. Any other
+ufunc or method, and a call whose dtypes arrayx refuses where NumPy accepts them
+(``np.maximum.reduce`` of bools), (``np.cbrt``, ``np.add.outer``, ``np.add.at``, ...) falls
+back to NumPy on views of CPU memory and hands back arrayx arrays.
+
+NumPy's meanings are kept: ``dtype=`` on a call chooses the loop (``ufunc.resolve_dtypes``; the
+inputs are cast to it, and no loop is a TypeError), on ``reduce`` it casts the input first;
+an integer ``np.reciprocal`` stays integer and ``np.power`` of integers refuses a negative
+exponent. ``out=`` must be arrayx arrays: the result is broadcast to each, cast under the
+``same_kind`` rule, and written where ``where=`` is true.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ REDUCE: dict[np.ufunc, Any] = {
 ACCUMULATE: dict[np.ufunc, Any] = {np.add: _xp.cumulative_sum, np.multiply: _xp.cumulative_prod}
 
 #: Keywords NumPy's ufuncs take whose default is the only value arrayx honours.
-DEFAULTS = {"casting": "same_kind", "order": "K", "where": True, "subok": True}
+DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True}
 UNSUPPORTED = ("signature", "sig", "axes", "extobj")
 
 
@@ -55,16 +61,22 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     if out is not None:
         out = out if isinstance(out, tuple) else (out,)
         _numpy_fallback.check_out(out, name)
+    where = kwargs.pop("where", True)
     _check_keywords(kwargs, name)
-    try:
-        result = _on_arrayx(ufunc, method, _numpy_fallback.adopt(inputs), dict(kwargs))
-    except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools, ...)
-        result = NotImplemented
+    result = NotImplemented
+    if where is True or method == "__call__":
+        try:
+            result = _on_arrayx(ufunc, method, _numpy_fallback.adopt(inputs), dict(kwargs),
+                                _numpy_fallback.adopt(where))
+        except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools, ...)
+            result = NotImplemented
     if result is NotImplemented:
+        if where is not True:
+            kwargs["where"] = where
         return _fall_back(ufunc, method, inputs, kwargs, out, name)
     if out is None:
         return result
-    return _write(result, out, name)
+    return _write(result, out, name, _numpy_fallback.adopt(where))
 
 
 def _check_keywords(kwargs: dict, name: str) -> None:
@@ -79,26 +91,36 @@ def _check_keywords(kwargs: dict, name: str) -> None:
             raise TypeError(f"numpy.{name}: arrayx does not support {key}=")
 
 
-def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
+def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
+               where: Any = True) -> Any:
     """The arrayx call for ``ufunc.method``, or NotImplemented where there is none."""
     dtype = kwargs.pop("dtype", None)
+    if method in ("__call__", "reduce", "accumulate"):  # NumPy makes arrays of list operands
+        inputs = tuple(_xp.asarray(i) if isinstance(i, (list, tuple)) else i for i in inputs)
     if method == "__call__":
         func = UFUNCS.get(ufunc)
         if func is None or kwargs:
             return NotImplemented
-        if dtype is not None:
-            inputs = tuple(_xp.astype(i, dtype) if isinstance(i, Array) else i for i in inputs)
-        return func(*inputs)
+        if dtype is None:
+            return _integer_rule(ufunc, inputs, func, where)
+        return _in_loop(ufunc, inputs, np.dtype(dtype), func, where)
     if method == "reduce" and ufunc in REDUCE:
         (x,) = inputs
         axis = kwargs.pop("axis", 0)
         keepdims = kwargs.pop("keepdims", False)
         if kwargs or not isinstance(x, Array):
             return NotImplemented
-        if ufunc in (np.add, np.multiply):
-            return REDUCE[ufunc](x, axis=axis, dtype=dtype, keepdims=keepdims)
-        result = REDUCE[ufunc](x, axis=axis, keepdims=keepdims)
-        return result if dtype is None else _xp.astype(result, dtype)
+        if x.ndim == 0 and isinstance(axis, int) and axis in (0, -1):
+            axis = None  # NumPy reduces a 0-d array along axis 0 to itself
+        if dtype is None:
+            return REDUCE[ufunc](x, axis=axis, keepdims=keepdims)
+        # The dtype of the operation: the input is cast first, and the result is of it (a
+        # sum of int8 wraps as NumPy's int8 loop does; of bools, it is their logical or).
+        dtype = np.dtype(dtype)  # TypeError, as NumPy's, where no loop is of it:
+        ufunc.resolve_dtypes((None, x.dtype, None), signature=(dtype, None, None),
+                             casting="unsafe", reduction=True)
+        result = REDUCE[ufunc](_xp.astype(x, dtype), axis=axis, keepdims=keepdims)
+        return result if result.dtype == dtype else _xp.astype(result, dtype)
     if method == "accumulate" and ufunc in ACCUMULATE:
         (x,) = inputs
         axis = kwargs.pop("axis", 0)
@@ -106,6 +128,47 @@ def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any
             return NotImplemented
         return ACCUMULATE[ufunc](x, axis=axis, dtype=dtype)
     return NotImplemented
+
+
+def _in_loop(ufunc: np.ufunc, inputs: tuple, dtype: np.dtype, func: Any, where: Any) -> Any:
+    """``func`` on ``inputs`` in the loop NumPy's ``dtype=`` selects (the output's dtype):
+    the inputs cast to that loop's, the result in its output dtype. TypeError, as NumPy's,
+    when no loop gives ``dtype`` (``np.divide(int, int, dtype=int64)``)."""
+    operands = tuple(i.dtype if isinstance(i, Array) else
+                     np.dtype(bool) if isinstance(i, bool) else type(i) for i in inputs)
+    loop = ufunc.resolve_dtypes(operands + (None,) * ufunc.nout,
+                                signature=(None,) * ufunc.nin + (dtype,) * ufunc.nout)
+    inputs = tuple(_xp.astype(i, t) if isinstance(i, Array) and i.dtype != t else i
+                   for i, t in zip(inputs, loop, strict=False))
+    result = _integer_rule(ufunc, inputs, func, where)
+    out = loop[ufunc.nin]
+    return result if result.dtype == out else _xp.astype(result, out)
+
+
+def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any, where: Any) -> Any:
+    """``func(*inputs)``, with NumPy's integer loops where arrayx's functions differ: an
+    integer ``np.reciprocal`` stays integer (``1 // x`` truncated), and ``np.power`` of
+    integers refuses negative exponents (ValueError) rather than truncating them to 0, where
+    ``where`` computes."""
+    integers = all(isinstance(i, int) or (isinstance(i, Array) and i.dtype.kind in "iub")
+                   for i in inputs)
+    if not integers or ufunc not in (np.reciprocal, np.power):
+        return func(*inputs)
+    if ufunc is np.reciprocal:
+        (x,) = inputs
+        if x.dtype.kind == "b":
+            return func(*inputs)
+        return _xp.astype(_xp.reciprocal(_xp.astype(x, _xp.float64)), x.dtype)
+    exponent = inputs[1]
+    if isinstance(exponent, Array) and exponent.dtype.kind == "b":
+        return func(*inputs)
+    negative = exponent < 0
+    if where is not True:
+        mask = where if isinstance(where, Array) else _xp.asarray(where)
+        negative = _xp.logical_and(negative, _xp.astype(mask, _xp.bool))
+    if _xp.any(negative) if isinstance(negative, Array) else negative:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return func(*inputs)
 
 
 def _fall_back(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
@@ -119,14 +182,24 @@ def _fall_back(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
     return _numpy_fallback.results(result, name)
 
 
-def _write(result: Any, out: tuple, name: str) -> Any:
+def _write(result: Any, out: tuple, name: str, where: Any) -> Any:
+    """Write the results into ``out`` as NumPy does: broadcast to each ``out``'s shape, cast
+    to its dtype under the ``same_kind`` rule, and only where ``where`` is true."""
     results = result if isinstance(result, tuple) else (result,)
     if len(results) != len(out):
         raise TypeError(f"numpy.{name} gives {len(results)} results but out= holds {len(out)}")
     for r, o in zip(results, out, strict=True):
-        if o is not None:
-            if o.shape != r.shape:
-                raise ValueError(f"numpy.{name}: out= has shape {o.shape}, the result "
-                                 f"{r.shape}")
-            o[...] = r
+        if o is None:
+            continue
+        if np.broadcast_shapes(r.shape, o.shape) != o.shape:
+            raise ValueError(f"numpy.{name}: out= has shape {o.shape}, the result {r.shape}")
+        if r.dtype != o.dtype:
+            if not np.can_cast(r.dtype, o.dtype, "same_kind"):
+                raise TypeError(f"numpy.{name}: cannot cast the output from {r.dtype} to "
+                                f"{o.dtype} with casting rule 'same_kind'")
+            r = _xp.astype(r, o.dtype)
+        if where is not True:
+            mask = where if isinstance(where, Array) else _xp.asarray(where)
+            r = _xp.where(_xp.astype(mask, _xp.bool), r, o)
+        o[...] = r
     return out[0] if len(out) == 1 else out

@@ -11,9 +11,13 @@ import operator
 import numpy as np
 
 from arrayx._array import Array
-from arrayx._creation import asarray, full
+from arrayx._core.layout import joined_extent
+from arrayx._creation import arange, asarray, full, zeros_like
+from arrayx._dtypes import int64
+from arrayx._elementwise import clip, remainder
 from arrayx._indexing import take
 from arrayx._manipulation import concat
+from arrayx._searching import where
 
 __all__ = ["pad"]
 
@@ -49,20 +53,22 @@ def _fill(v: object) -> object:
     return v
 
 
-def _source(i: int, n: int, mode: str) -> int:
-    """The index along an axis of length ``n`` that position ``i`` (``0 <= i < n`` inside)
-    copies in ``mode``."""
+def _source(before: int, n: int, after: int, mode: str, device: object) -> Array:
+    """The index along an axis of length ``n`` that each of the ``before + n + after``
+    positions of the padded axis copies in ``mode``, computed by arrayx's kernels (one
+    ``arange`` and a few elementwise passes, no Python loop)."""
+    i = arange(-before, n + after, dtype=int64, device=device)
     if mode == "edge":
-        return min(max(i, 0), n - 1)
+        return clip(i, 0, n - 1)
     if mode == "wrap":
-        return i % n
+        return remainder(i, n)
     if mode == "symmetric":
-        j = i % (2 * n)
-        return j if j < n else 2 * n - 1 - j
+        j = remainder(i, 2 * n)
+        return where(j < n, j, 2 * n - 1 - j)
     if n == 1:  # reflect about a single element repeats it
-        return 0
-    j = i % (2 * n - 2)
-    return j if j < n else 2 * n - 2 - j
+        return zeros_like(i)
+    j = remainder(i, 2 * n - 2)
+    return where(j < n, j, 2 * n - 2 - j)
 
 
 def pad(x: Array, /, pad_width: object, mode: str = "constant", *,
@@ -120,6 +126,7 @@ def pad(x: Array, /, pad_width: object, mode: str = "constant", *,
         if before == 0 and after == 0:
             continue
         n = out.shape[axis]
+        joined_extent((before, n, after))  # ValueError before any work if it overflows
         if mode == "constant":
             parts = []
             for width, value in ((before, fills[axis][0]), (0, None), (after, fills[axis][1])):
@@ -132,7 +139,5 @@ def pad(x: Array, /, pad_width: object, mode: str = "constant", *,
             continue
         if n == 0:
             raise ValueError(f"pad: cannot pad an empty axis ({axis}) in {mode!r} mode")
-        index = asarray([_source(i, n, mode) for i in range(-before, n + after)],
-                        dtype="int64", device=out.device)
-        out = take(out, index, axis=axis)
+        out = take(out, _source(before, n, after, mode, out.device), axis=axis)
     return out if out is not x else asarray(x, copy=True)

@@ -14,7 +14,7 @@ from arrayx._manipulation import expand_dims, moveaxis, reshape
 from arrayx._statistical import sum as _sum
 
 from arrayx._array import _scalar_array
-from arrayx import _dtypes
+from arrayx import _dtypes, _strict
 
 __all__ = [
     "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where",
@@ -64,6 +64,9 @@ def where(condition, x1=None, x2=None, /) -> object:
     cdef Array c = <Array>condition
     if x1 is None and x2 is None:
         return nonzero(c)
+    if x1 is None or x2 is None:
+        raise TypeError("where takes a condition and two values, where(condition, x1, x2), or "
+                        "the condition alone (as nonzero); got one value")
     if not isinstance(x1, Array) and not isinstance(x2, Array):
         raise TypeError("where needs x1 or x2 to be an array")
     if not isinstance(x1, Array):
@@ -237,6 +240,7 @@ def nonzero(x, /) -> tuple:
     """
     if not isinstance(x, Array):
         raise TypeError(f"nonzero expects an arrayx array, got {type(x).__name__}")
+    _strict.check_data_dependent("nonzero")
     cdef Array a = <Array>x
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")

@@ -16,7 +16,7 @@ from arrayx._engine cimport (
     argsort_rows, gather, isin as engine_isin, run_labels, run_lengths, run_starts, sort_rows,
 )
 
-from arrayx import _dtypes
+from arrayx import _dtypes, _strict
 from arrayx._manipulation import reshape
 from arrayx._sorting import sort
 
@@ -113,6 +113,7 @@ def unique_values(x, /) -> Array:
     >>> xp.unique_values(xp.asarray([[3, 1], [3, 2]]))
     Array([1, 2, 3], dtype=int64)
     """
+    _strict.check_data_dependent("unique_values")
     cdef Array ordered = _sorted(as_array(x, "unique_values"))
     starts, groups = _runs(ordered)
     return _gather(ordered, starts, groups)
@@ -139,6 +140,7 @@ def unique_counts(x, /) -> UniqueCountsResult:
     >>> r.values, r.counts
     (Array([1, 3], dtype=int64), Array([1, 3], dtype=int64))
     """
+    _strict.check_data_dependent("unique_counts")
     cdef Array ordered = _sorted(as_array(x, "unique_counts"))
     starts, groups = _runs(ordered)
     return UniqueCountsResult(_gather(ordered, starts, groups),
@@ -166,6 +168,7 @@ def unique_inverse(x, /) -> UniqueInverseResult:
     >>> r.values, r.inverse_indices
     (Array([1, 3], dtype=int64), Array([1, 0, 1], dtype=int64))
     """
+    _strict.check_data_dependent("unique_inverse")
     cdef Array a = as_array(x, "unique_inverse")
     values, starts, groups, order = _unique_sorted(a)
     return UniqueInverseResult(values, reshape(_inverse(order, starts, groups), a.shape))
@@ -194,6 +197,7 @@ def unique_all(x, /) -> UniqueAllResult:
     >>> r.values, r.indices, r.counts
     (Array([1, 3], dtype=int64), Array([1, 0], dtype=int64), Array([1, 2], dtype=int64))
     """
+    _strict.check_data_dependent("unique_all")
     cdef Array a = as_array(x, "unique_all")
     values, starts, groups, order = _unique_sorted(a)
     return UniqueAllResult(values, _gather(order, starts, groups),

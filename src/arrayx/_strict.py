@@ -93,6 +93,18 @@ class _Lenient:
 LENIENT = _Lenient()
 
 
+class StrictError(TypeError):
+    """A call strict mode or its flags forbid. NumPy's protocols pass it on instead of falling
+    back to NumPy, which would compute what the flags forbid."""
+
+
+def check_data_dependent(what: str) -> None:
+    """Raise StrictError when the data_dependent_shapes flag is off (for the functions whose
+    output shape depends on the data, called by any route)."""
+    if not FLAGS.data_dependent_shapes:
+        raise StrictError(rule(what, "data-dependent"))
+
+
 def rule(what: str, key: str) -> str:
     """The message of a strict-mode error: what was called and the rule it breaks."""
     return f"{what} is not allowed in arrayx's strict mode: {RULES[key]}"
@@ -117,7 +129,8 @@ def set_strict_flags(*, strict: bool | None = None, boolean_indexing: bool | Non
         False forbids indexing with boolean arrays (as array-api-strict's flag of that name).
     data_dependent_shapes : bool, optional
         False forbids the functions whose output shape depends on the data (``nonzero``,
-        ``unique_*``) and boolean indexing.
+        ``unique_*``, one-argument ``where``, ``repeat`` with an array of counts), by any
+        route (NumPy's protocols too), and boolean indexing.
 
     Returns
     -------
@@ -222,7 +235,7 @@ def _swap_data_dependent(forbid: bool) -> None:
 
 def _forbidden(name: str, lenient: Any) -> Any:
     def forbidden(*args: Any, **kwargs: Any) -> Any:
-        raise TypeError(rule(name, "data-dependent"))
+        raise StrictError(rule(name, "data-dependent"))
     forbidden.__name__ = forbidden.__qualname__ = name
     forbidden.__doc__ = lenient.__doc__
     return forbidden

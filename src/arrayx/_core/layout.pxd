@@ -29,6 +29,7 @@ cdef tuple reduction_axes(object axis, int ndim)
 cdef tuple as_items(object arg)
 cdef list normalized_axes(object axes, int ndim)
 cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1
+cdef int64_t add_extent(int64_t total, int64_t extent) except -1
 
 cdef Layout permute(Layout a, object axes)
 cdef Layout expand_dims(Layout a, object axes)

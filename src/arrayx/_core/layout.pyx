@@ -210,6 +210,27 @@ cdef Layout contiguous_like(Layout src):
     return contiguous(src.ndim, src.shape_)
 
 
+cdef int64_t add_extent(int64_t total, int64_t extent) except -1:
+    """``total + extent``, the length of an axis that joins parts (concat, repeat, pad);
+    ValueError, as NumPy's "array is too big", when the sum overflows 64 bits."""
+    if extent < 0:
+        raise ValueError(f"negative dimension {extent} in a shape")
+    if extent > INT64_MAX - total:
+        raise ValueError("array is too big: the length of a joined axis overflows 64 bits")
+    return total + extent
+
+
+def joined_extent(extents) -> int:
+    """The sum of the non-negative ints ``extents`` as the length of one axis (for Python
+    callers such as ``pad``); ValueError when it does not fit in 64 bits."""
+    cdef int64_t total = 0
+    for e in extents:
+        if e > INT64_MAX:
+            raise ValueError("array is too big: the length of a joined axis overflows 64 bits")
+        total = add_extent(total, e)
+    return total
+
+
 cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1:
     """Bytes needed by a fresh contiguous buffer for ``layout``; ValueError if that overflows."""
     if layout.size > INT64_MAX // itemsize:

@@ -31,6 +31,7 @@ from arrayx._engine cimport ITEMSIZE
 from arrayx._kernels.blas cimport Lapack, blas_int, lapack
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
+from arrayx._manipulation import matrix_transpose
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
@@ -445,7 +446,10 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     cdef int nd = x._layout.ndim, k = m if m < n else n
     cdef int64_t mn = <int64_t>m * n
     cdef int code = x._code, rcode = real_code(code), isz = ITEMSIZE[code]
-    cdef Array a = contiguous_copy(x, code)
+    # LAPACK factors A itself, copied column-major (each matrix of A.mT row-major), as NumPy
+    # hands it to the same gesdd: the singular vectors then have NumPy's signs. U and Vh come
+    # back column-major too, and are returned as transposed views of their buffers.
+    cdef Array a = contiguous_copy(matrix_transpose(x), code)
     cdef Layout L = a._layout
     cdef int64_t batches = L.size // mn
     cdef int64_t shape[MAXDIM]
@@ -455,17 +459,14 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     shape[nd - 2] = k
     cdef Array s = new_array(contiguous(nd - 1, shape), rcode, x._storage.device)
     cdef Array uu = None, vh = None
-    # LAPACK factors A.T (n x m): its U (n x n or n x k) read row-major is Vh, its VT
-    # (m x m or k x m) read row-major is U.
     cdef int cols_u = m if full else k, rows_vh = n if full else k
     cdef char jobz = (b"A" if full else b"S") if vectors else b"N"
     cdef char* pu = NULL
     cdef char* pvh = NULL
-    cdef int ld_lu = n, ld_lvt = cols_u
     if vectors:
-        shape[nd - 2], shape[nd - 1] = m, cols_u
+        shape[nd - 2], shape[nd - 1] = cols_u, m
         uu = new_array(contiguous(nd, shape), code, x._storage.device)
-        shape[nd - 2], shape[nd - 1] = rows_vh, n
+        shape[nd - 2], shape[nd - 1] = n, rows_vh
         vh = new_array(contiguous(nd, shape), code, x._storage.device)
         pu, pvh = uu.ptr(), vh.ptr()
     cdef int64_t ustep = <int64_t>m * cols_u * isz if vectors else 0
@@ -484,14 +485,14 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     try:
         iwork = <blas_int*>work_alloc(8 * <int64_t>k, sizeof(blas_int))
         rwork = work_alloc(lrwork if code >= DT_COMPLEX64 else 1, ITEMSIZE[rcode])
-        gesdd(code, jobz, n, m, pa, ps, pvh, ld_lu, pu, ld_lvt, q_work, -1, rwork, iwork)
+        gesdd(code, jobz, m, n, pa, ps, pu, m, pvh, rows_vh, q_work, -1, rwork, iwork)
         lwork = <int>work_size(code, q_work)
         work = work_alloc(lwork, isz)
         with nogil:
             for b in range(batches):
-                if gesdd(code, jobz, n, m, pa + b * astep, ps + b * sstep,
-                         pvh + b * vstep if vectors else NULL, ld_lu,
-                         pu + b * ustep if vectors else NULL, ld_lvt, work, lwork, rwork,
+                if gesdd(code, jobz, m, n, pa + b * astep, ps + b * sstep,
+                         pu + b * ustep if vectors else NULL, m,
+                         pvh + b * vstep if vectors else NULL, rows_vh, work, lwork, rwork,
                          iwork) > 0:
                     bad = b
                     break
@@ -501,7 +502,9 @@ def svd(Array x, bint vectors, bint full) -> tuple:
         free(iwork)
     if bad >= 0:
         raise LinAlgError("svd: the decomposition did not converge")
-    return uu, s, vh
+    if not vectors:
+        return None, s, None
+    return matrix_transpose(uu), s, matrix_transpose(vh)
 
 
 cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* work,

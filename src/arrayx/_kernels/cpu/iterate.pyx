@@ -43,7 +43,9 @@ def _default_threads() -> int:
             n = int(env)
         except ValueError:
             raise ValueError(f"ARRAYX_NUM_THREADS must be an int, got {env!r}") from None
-        return min(max(1, n), MAX_THREADS)
+        if not 1 <= n <= MAX_THREADS:  # as set_num_threads refuses it, not clamped
+            raise ValueError(f"ARRAYX_NUM_THREADS must be from 1 to {MAX_THREADS}, got {env!r}")
+        return n
     return max(1, omp_get_max_threads())
 
 
