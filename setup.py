@@ -92,6 +92,13 @@ _AVX512 = [*_AVX2, "-mavx512f", "-mavx512cd", "-mavx512bw", "-mavx512dq", "-mavx
            "-mprefer-vector-width=512"]
 
 
+LEVEL_NAMES = ("baseline", "avx2", "avx512")
+# The highest level to build (CI's builds that test one level build no higher).
+MAX_LEVEL = os.environ.get("ARRAYX_MAX_LEVEL") or LEVEL_NAMES[-1]
+if MAX_LEVEL not in LEVEL_NAMES:
+    sys.exit(f"ARRAYX_MAX_LEVEL={MAX_LEVEL!r}: it must be one of {', '.join(LEVEL_NAMES)}")
+
+
 def isa_levels() -> list[tuple[str, list[str]]]:
     """The ISA levels to build, with their compiler flags: those the compiler accepts.
 
@@ -103,7 +110,10 @@ def isa_levels() -> list[tuple[str, list[str]]]:
     if not _builds("#ifndef __x86_64__\n#error not x86-64\n#endif\nint main(){return 0;}\n", []):
         return levels
     for name, flags in (("avx2", _AVX2), ("avx512", _AVX512)):
-        if _builds("int main(){return 0;}\n", flags):
+        if LEVEL_NAMES.index(name) > LEVEL_NAMES.index(MAX_LEVEL):
+            print(f"arrayx: building without the {name} level (ARRAYX_MAX_LEVEL={MAX_LEVEL})",
+                  file=sys.stderr)
+        elif _builds("int main(){return 0;}\n", flags):
             levels.append((name, flags))
         else:
             print(f"arrayx: the compiler lacks the {name} level; building without it",
