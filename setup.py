@@ -13,7 +13,6 @@ and the build says so. On glibc, those levels call libmvec's vector math functio
 
 import importlib.util
 import os
-import platform
 import shlex
 import subprocess
 import sys
@@ -22,8 +21,6 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import numpy
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -31,13 +28,16 @@ HERE = Path(__file__).parent
 SRC = HERE / "src"
 
 
+# The C++ compiler the probes below ask (setuptools compiles with the same CXX).
+CXX = (os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++").split()
+
+
 def _builds(src: str, flags: list[str]) -> bool:
     """Whether the C++ compiler builds and links the program ``src`` with ``flags``."""
-    cxx = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++"
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "t.cpp"
         path.write_text(src)
-        cmd = [*cxx.split(), *flags, str(path), "-o", str(Path(tmp) / "t")]
+        cmd = [*CXX, *flags, str(path), "-o", str(Path(tmp) / "t")]
         try:
             return subprocess.run(cmd, capture_output=True).returncode == 0
         except OSError:
@@ -96,13 +96,28 @@ _AVX512 = [*_AVX2, "-mavx512f", "-mavx512cd", "-mavx512bw", "-mavx512dq", "-mavx
            "-mprefer-vector-width=512"]
 
 
+LEVEL_NAMES = ("baseline", "avx2", "avx512")
+# The highest level to build (CI's builds that test one level build no higher).
+MAX_LEVEL = os.environ.get("ARRAYX_MAX_LEVEL") or LEVEL_NAMES[-1]
+if MAX_LEVEL not in LEVEL_NAMES:
+    sys.exit(f"ARRAYX_MAX_LEVEL={MAX_LEVEL!r}: it must be one of {', '.join(LEVEL_NAMES)}")
+
+
 def isa_levels() -> list[tuple[str, list[str]]]:
-    """The ISA levels to build, with their compiler flags: those the compiler accepts."""
+    """The ISA levels to build, with their compiler flags: those the compiler accepts.
+
+    Only a compiler for x86-64 gets x86 flags: the target is the compiler's (so a cross
+    compiler for aarch64 on an x86-64 machine builds the baseline alone, where NEON is
+    always there), not the machine's.
+    """
     levels = [("baseline", [])]
-    if platform.machine().lower() not in ("x86_64", "amd64"):
+    if not _builds("#ifndef __x86_64__\n#error not x86-64\n#endif\nint main(){return 0;}\n", []):
         return levels
     for name, flags in (("avx2", _AVX2), ("avx512", _AVX512)):
-        if _builds("int main(){return 0;}\n", flags):
+        if LEVEL_NAMES.index(name) > LEVEL_NAMES.index(MAX_LEVEL):
+            print(f"arrayx: building without the {name} level (ARRAYX_MAX_LEVEL={MAX_LEVEL})",
+                  file=sys.stderr)
+        elif _builds("int main(){return 0;}\n", flags):
             levels.append((name, flags))
         else:
             print(f"arrayx: the compiler lacks the {name} level; building without it",
@@ -138,6 +153,8 @@ def _uses_kernel_headers(pyx: Path) -> bool:
 
 
 def extensions() -> list[Extension]:
+    import numpy
+
     exts = []
     for pyx in sorted(SRC.glob("arrayx/**/*.pyx")):
         rel = pyx.relative_to(HERE)
@@ -161,6 +178,25 @@ def extensions() -> list[Extension]:
     return exts
 
 
+LEVEL_SOURCE = KERNEL_DIR / "ax_level.cpp"
+
+
+def level_macros(name: str) -> list[tuple[str, str]]:
+    """The macros ``ax_level.cpp`` is compiled with at the level ``name``."""
+    return [*([("AX_HAVE_LIBMVEC", "1")] if LIBMVEC else []), ("AX_LEVEL_NS", name),
+            ("AX_LEVEL_FILL", f"fill_kernel_set_{name}")]
+
+
+def print_level_commands() -> None:
+    """Print the compile command of ``ax_level.cpp`` at each level, one a line (without
+    Python's own flags): ``python setup.py level_commands``, which ``.ci/cross_aarch64``
+    runs with a cross compiler as ``CXX`` to compile the kernels for another machine."""
+    for name, flags in LEVELS:
+        print(shlex.join([*CXX, *COMPILE_ARGS, *flags,
+                          *(f"-D{key}={value}" for key, value in level_macros(name)),
+                          f"-I{KERNEL_DIR}", "-c", str(LEVEL_SOURCE)]))
+
+
 class ParallelBuildExt(build_ext):
     """Compile the extensions on every core, and the dispatch extension's ISA levels."""
 
@@ -176,16 +212,14 @@ class ParallelBuildExt(build_ext):
 
     def _level_objects(self, ext: Extension) -> list[str]:
         """``ax_level.cpp`` compiled once per level (in parallel), into objects of its own."""
-        source = str((KERNEL_DIR / "ax_level.cpp").relative_to(HERE))
-        macros = [("AX_HAVE_LIBMVEC", "1")] if LIBMVEC else []
+        source = str(LEVEL_SOURCE.relative_to(HERE))
 
         def compile_level(level: tuple[str, list[str]]) -> list[str]:
             name, flags = level
             return self.compiler.compile(
                 [source],
                 output_dir=str(Path(self.build_temp) / f"level_{name}"),
-                macros=[*macros, ("AX_LEVEL_NS", name),
-                        ("AX_LEVEL_FILL", f"fill_kernel_set_{name}")],
+                macros=level_macros(name),
                 include_dirs=ext.include_dirs,
                 extra_postargs=[*COMPILE_ARGS, *flags],
                 depends=[*KERNEL_HEADERS, source],
@@ -195,19 +229,30 @@ class ParallelBuildExt(build_ext):
             return [obj for objs in pool.map(compile_level, LEVELS) for obj in objs]
 
 
-generate_headers()
-setup(
-    ext_modules=cythonize(
-        extensions(),
-        nthreads=os.cpu_count() or 1,
-        compiler_directives={
-            "language_level": 3,
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-            "embedsignature": True,
-        },
-    ),
-    cmdclass={"build_ext": ParallelBuildExt},
-)
+def main() -> None:
+    generate_headers()
+    if sys.argv[1:] == ["level_commands"]:
+        print_level_commands()
+        return
+    # Cython (and NumPy, in extensions()) only for a build: level_commands needs neither.
+    from Cython.Build import cythonize
+
+    setup(
+        ext_modules=cythonize(
+            extensions(),
+            nthreads=os.cpu_count() or 1,
+            compiler_directives={
+                "language_level": 3,
+                "boundscheck": False,
+                "wraparound": False,
+                "cdivision": True,
+                "initializedcheck": False,
+                "embedsignature": True,
+            },
+        ),
+        cmdclass={"build_ext": ParallelBuildExt},
+    )
+
+
+if __name__ == "__main__":  # also under pip (setuptools runs setup.py as __main__)
+    main()

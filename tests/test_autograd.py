@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from needs_torch import import_torch
 
 import arrayx
 from arrayx.autograd import (
@@ -234,7 +235,7 @@ def test_masked_singular_branches_have_finite_gradients(branch):
 
 
 def test_complex_gradients_follow_pytorch():
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     z = np.asarray([1 + 2j, -0.5 + 0.25j])
 
     def f(t):
@@ -356,7 +357,7 @@ def mlp_loss(w1, b1, w2, b2, x, labels):
 
 
 def _torch_grads(fn, params, data):
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     tensors = [torch.tensor(p, requires_grad=True) for p in params]
     loss = fn(*tensors, *[torch.tensor(d) for d in data])
     loss.backward()
@@ -364,7 +365,7 @@ def _torch_grads(fn, params, data):
 
 
 def test_logistic_regression_matches_pytorch():
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     rng = np.random.default_rng(0)
     x, y = rng.standard_normal((32, 5)), (rng.random(32) > 0.5).astype(np.float64)
     w, b = rng.standard_normal(5), np.asarray(0.1)
@@ -381,7 +382,7 @@ def test_logistic_regression_matches_pytorch():
 
 
 def test_two_layer_mlp_matches_pytorch():
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     rng = np.random.default_rng(1)
     x, labels = rng.standard_normal((16, 8)), rng.integers(0, 4, 16)
     params = [rng.standard_normal((8, 6)) / 3, np.zeros(6), rng.standard_normal((6, 4)) / 3,
@@ -446,7 +447,7 @@ def test_hessian_through_setitem():
 
 
 def test_maximum_splits_ties_as_pytorch():
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     x = np.asarray([-1.0, 0.0, 2.0])
     g = grad(lambda t: ns(t).sum(ns(t).maximum(t, 0.0) + ns(t).minimum(t, t * 1.0)))(
         arrayx.asarray(x))

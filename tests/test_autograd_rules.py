@@ -10,6 +10,7 @@ import pytest
 from autograd_cases import CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from needs_torch import import_torch
 
 import arrayx
 import arrayx.fft
@@ -74,7 +75,7 @@ def test_gradient_matches_central_differences(name, complex_, data):
 @settings(max_examples=3, deadline=None)
 @given(data=st.data())
 def test_gradient_matches_pytorch(name, complex_, data):
-    torch = pytest.importorskip("torch")
+    torch = import_torch()
     drawn = _draw(name, data, complex_)
     if drawn.torch_fn is None:
         pytest.skip(f"no PyTorch counterpart for {name}")

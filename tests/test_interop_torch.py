@@ -8,15 +8,15 @@ ones in test_dlpack.py.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from conftest import ALL, arrays
 from hypothesis import given
 from hypothesis import strategies as st
+from needs_torch import import_torch
 from view_ops import address, apply, replay
 
 import arrayx as xp
 
-torch = pytest.importorskip("torch")
+torch = import_torch()
 
 FORWARD_OPS = ("forward index", "permute", "mT", "expand", "squeeze", "broadcast", "reshape")
 FORWARD_WRITABLE_OPS = ("forward index", "permute", "mT", "expand", "squeeze", "reshape")

@@ -10,7 +10,7 @@ backend of their operands' device (``arrayx._kernels.cpu.backend`` for the CPU).
 """
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.ref cimport PyObject
-from libc.stdint cimport INT64_MAX, int64_t, uint8_t, uint64_t, uintptr_t
+from libc.stdint cimport INT64_MAX, INT64_MIN, int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
@@ -51,7 +51,7 @@ cdef enum:
 # bound beyond int64 is checked apart).
 cdef int64_t INT_LO[9]
 cdef int64_t INT_HI[9]
-INT_LO[:] = [0, -(1 << 7), -(1 << 15), -(1 << 31), -(1 << 63), 0, 0, 0, 0]
+INT_LO[:] = [0, -(1 << 7), -(1 << 15), -(1 << 31), INT64_MIN, 0, 0, 0, 0]
 INT_HI[:] = [1, (1 << 7) - 1, (1 << 15) - 1, (1 << 31) - 1, INT64_MAX, (1 << 8) - 1,
              (1 << 16) - 1, (1 << 32) - 1, INT64_MAX]
 

@@ -715,7 +715,11 @@ cdef inline void _order_axes(int nop, int ndim, int n, int64_t* shape, int64_t* 
     """Permute the first ``n`` axes (rows ``ndim`` long) outermost to innermost by stride."""
     cdef int i, k, d
     cdef int64_t dims[MAXDIM]
-    for k in range(nop):
+    # The first row apart: there is always one, and GCC then sees ``tmp`` written before
+    # ``sort_axes`` reads it (-Wmaybe-uninitialized otherwise).
+    for i in range(n):
+        tmp[i] = strides[i]
+    for k in range(1, nop):
         for i in range(n):
             tmp[k * n + i] = strides[k * ndim + i]
     sort_axes(nop, n, tmp, perm)

@@ -61,9 +61,14 @@ template <class T> AX_HD T invert(T a) {
     if constexpr (is_boolean_v<T>) return !a;
     else return static_cast<T>(~a);
 }
-template <class T> AX_HD T bit_and(T a, T b) { return static_cast<T>(a & b); }
-template <class T> AX_HD T bit_or(T a, T b) { return static_cast<T>(a | b); }
-template <class T> AX_HD T bit_xor(T a, T b) { return static_cast<T>(a ^ b); }
+// A bitwise operand: booleans as bytes (the same instructions; Clang warns of '&' on bools).
+template <class T> AX_HD auto bits(T a) {
+    if constexpr (is_boolean_v<T>) return static_cast<unsigned char>(a);
+    else return a;
+}
+template <class T> AX_HD T bit_and(T a, T b) { return static_cast<T>(bits(a) & bits(b)); }
+template <class T> AX_HD T bit_or(T a, T b) { return static_cast<T>(bits(a) | bits(b)); }
+template <class T> AX_HD T bit_xor(T a, T b) { return static_cast<T>(bits(a) ^ bits(b)); }
 template <class T> AX_HD bool is_nan(T a) {
     if constexpr (is_complex_v<T>) return dstd::isnan(a.real()) || dstd::isnan(a.imag());
     else if constexpr (dstd::is_floating_point_v<T>) return dstd::isnan(a);

@@ -7,6 +7,11 @@
 #include "ax_op_counts.hpp"
 #include "ax_types.hpp"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define AX_X86_DISPATCH 1
+#endif
+
 namespace ax {
 
 enum Level : int { LEVEL_BASELINE = 0, LEVEL_AVX2, LEVEL_AVX512, NLEVELS };
@@ -51,12 +56,21 @@ inline bool level_built(int level) {
 
 // Whether the CPU (and the operating system, which must save the wider registers) runs the
 // instructions the level's kernels were compiled for (setup.py's flags of the level).
+#ifdef AX_X86_DISPATCH
+// F16C from CPUID (leaf 1, ECX bit 29): Clang's __builtin_cpu_supports (to 15 at least) does
+// not know the name "f16c".
+inline bool cpu_has_f16c() {
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+}
+#endif
+
 inline bool level_supported(int level) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef AX_X86_DISPATCH
     __builtin_cpu_init();
     const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                     __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                    __builtin_cpu_supports("f16c");
+                    cpu_has_f16c();
     switch (level) {
         case LEVEL_BASELINE: return true;
         case LEVEL_AVX2: return v3;

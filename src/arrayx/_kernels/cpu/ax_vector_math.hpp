@@ -135,7 +135,8 @@ void vector_map1(const T* a, T* o, int64_t n) {
 template <class Op, class T>
 void vector_map2(const T* a, int64_t sa, const T* b, int64_t sb, T* o, int64_t n) {
     using V = typename mv_type<T>::type;
-    constexpr int W = sizeof(V) / sizeof(T);
+    // Static, so that the lambda below reads it without a capture (GCC and Clang agree).
+    static constexpr int W = sizeof(V) / sizeof(T);
     auto lanes = [](const T* p, int64_t s, int64_t j, int64_t m) {
         if (s == 0) {
             T buf[W];
