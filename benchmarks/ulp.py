@@ -70,7 +70,7 @@ def unary_inputs(name: str, dtype: type, n: int, rng: np.random.Generator) -> di
         out["moderate"] = rng.uniform(0, 10, n)
         out["near_one"] = rng.choice([-1.0, 1.0], n) * (1 + rng.uniform(-1e-4, 1e-4, n))
     if name == "acosh":
-        out["above_one"] = 1 + log_uniform(small, 10).__abs__()
+        out["above_one"] = 1 + np.abs(log_uniform(small, 10))
     with np.errstate(over="ignore"):
         return {key: value.astype(dtype) for key, value in out.items()}
 
@@ -186,6 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ulp", description=__doc__)
     parser.add_argument("--n", type=int, default=400_000, help="inputs per range")
     parser.add_argument("--level", action="append", help="ISA levels (default: every one)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="one Markdown table, a column per level (the docs' table)")
     parser.add_argument("names", nargs="*", metavar="FUNCTION")
     args = parser.parse_args(argv)
     if not reference_exact():
@@ -194,14 +196,33 @@ def main(argv: list[str] | None = None) -> None:
     print(f"cpu: {cpu_model()}\nnumpy {np.__version__} dispatch: {numpy_dispatch()}")
     print(f"{args.n} inputs per range; err: max |result - exact| in ULP; "
           "cr: max distance from the correctly rounded result")
-    for level in args.level or dispatch.supported_levels():
-        result = _at_level(level, names, args.n)
+    results = [_at_level(level, names, args.n)
+               for level in args.level or dispatch.supported_levels()]
+    if args.markdown:
+        print(markdown(results))
+        return
+    for result in results:
         print(f"\n== ISA level {result['level']}")
         print(f"{'function':<16}{'arrayx err':>11}{'cr':>4}{'numpy err':>11}{'cr':>4}  worst")
         for row, r in result["rows"].items():
             a, m = r["arrayx"], r["numpy"]
-            print(f"{row:<16}{a[0]:>11.3f}{a[1]:>4.0f}{m[0]:>11.3f}{m[1]:>4.0f}  {a[2]}",
-                  flush=True)
+            print(f"{row:<16}{a[0]:>11.3f}{a[1]:>4.0f}{m[0]:>11.3f}{m[1]:>4.0f}  {a[2]}")
+
+
+def markdown(results: list[dict]) -> str:
+    """The sweeps of each level as one table: per function and dtype, arrayx at each level and
+    NumPy, each cell the distance from the correctly rounded result (error in ULP)."""
+    def cell(r: list) -> str:
+        return f"{r[1]:.0f} ({r[0]:.2f})"
+
+    levels = [r["level"] for r in results]
+    lines = ["| function | " + " | ".join(f"arrayx, {lv}" for lv in levels) + " | NumPy |",
+             "|---|" + "---|" * (len(levels) + 1)]
+    for row in results[0]["rows"]:
+        cells = [cell(r["rows"][row]["arrayx"]) for r in results]
+        lines.append(f"| {row} | " + " | ".join(cells)
+                     + f" | {cell(results[-1]['rows'][row]['numpy'])} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -133,11 +133,12 @@ VECTOR_MATH = {
     "atan2": "atan2", "hypot": "hypot", "pow": "pow",
 }
 
-# Ops with vector functions of our own, within one ULP in float64 (ax_vector_accurate.hpp),
-# for float64 and (computed in float64) float32: the function of each.
+# Ops with vector functions of our own (ax_vector_accurate.hpp), within one ULP: the float64
+# function of each, and the float64 function its float32 vectors are computed in.
 VECTOR_ACCURATE = {
-    "cos": "cos_accurate", "exp": "exp_accurate", "log": "log_accurate", "sin": "sin_accurate",
-    "tanh": "tanh_accurate",
+    "cos": ("cos_accurate", "cos_lean"), "exp": ("exp_accurate", "exp_lean"),
+    "log": ("log_accurate", "log_accurate"), "sin": ("sin_accurate", "sin_lean"),
+    "tanh": ("tanh_accurate", "tanh_lean"),
 }
 
 _RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}
@@ -217,7 +218,7 @@ def generate_cpu_header() -> str:
             if name in VECTOR_MATH:
                 lines.append(f"AX_VECTOR_MATH_{arity}(op_{name}, {VECTOR_MATH[name]})")
             elif name in VECTOR_ACCURATE:
-                lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {VECTOR_ACCURATE[name]})")
+                lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {', '.join(VECTOR_ACCURATE[name])})")
     lines.append("#endif")
     for table, kind in ((UNARY, "unary"), (BINARY, "binary")):
         lines.append(f"inline loop2d_fn {kind}_kernel(int op, int code) {{")

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 
 AX_LEVEL_BEGIN
 
@@ -40,6 +39,30 @@ inline void two_sum(ax_mvd a, ax_mvd b, ax_mvd& s, ax_mvd& e) {
     e = (a - (s - bb)) + (b - bb);
 }
 
+// Taylor coefficients, highest order first: 1/n! for n = 13..3 (e^x, after 1 + x + x^2/2), (-1)^m/(2m+1)! for
+// 2m+1 = 19..3 (sin), (-1)^m/(2m)! for 2m = 20..4 (cos). The float32 kernels, which need
+// 2^-36 of relative accuracy, take the tail from index LEAN.
+constexpr double EXP_C[] = {0x1.6124613a86d09p-33, 0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26,
+                            0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19, 0x1.a01a01a01a01ap-16,
+                            0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7,
+                            0x1.5555555555555p-5, 0x1.5555555555555p-3};
+constexpr double SIN_C[] = {-0x1.2f49b46814157p-57, 0x1.952c77030ad4ap-49,
+                            -0x1.ae7f3e733b81fp-41, 0x1.6124613a86d09p-33,
+                            -0x1.ae64567f544e4p-26, 0x1.71de3a556c734p-19,
+                            -0x1.a01a01a01a01ap-13, 0x1.1111111111111p-7, -0x1.5555555555555p-3};
+constexpr double COS_C[] = {0x1.e542ba4020225p-62, -0x1.6827863b97d97p-53,
+                            0x1.ae7f3e733b81fp-45, -0x1.93974a8c07c9dp-37,
+                            0x1.1eed8eff8d898p-29, -0x1.27e4fb7789f5cp-22,
+                            0x1.a01a01a01a01ap-16, -0x1.6c16c16c16c17p-10, 0x1.5555555555555p-5};
+constexpr int LEAN = 4;
+
+// The polynomial c[from] x^(N-1-from) + ... + c[N-1], by Horner's rule.
+template <int N> inline ax_mvd horner(ax_mvd x, const double (&c)[N], int from = 0) {
+    ax_mvd p = ax_mvd{} + c[from];
+    for (int i = from + 1; i < N; ++i) p = fma_v(p, x, ax_mvd{} + c[i]);
+    return p;
+}
+
 // e^x = 2^k (1 + t + p) for x = k ln2 + r: k as a double and as the scale 2^k (k in
 // [-1022, 1023], so |x| <= 708), t the reduced argument r rounded, p the rest of e^r - 1
 // (t^2/2 + ..., plus the reduction's rounding error times e^t; t^2 is taken exactly, as a
@@ -55,12 +78,7 @@ inline exp_parts exp_reduce(ax_mvd x) {
     const ax_mvd k = z - shift;
     ax_mvd t, tl;
     two_sum(fma_v(-k, l2h, x), -k * 0x1.abc9e3b39803fp-56, t, tl);
-    ax_mvd q = ax_mvd{} + 0x1.6124613a86d09p-33;
-    for (const double c : {0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26, 0x1.27e4fb7789f5cp-22,
-                           0x1.71de3a556c734p-19, 0x1.a01a01a01a01ap-16, 0x1.a01a01a01a01ap-13,
-                           0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7, 0x1.5555555555555p-5,
-                           0x1.5555555555555p-3})
-        q = fma_v(q, t, ax_mvd{} + c);
+    const ax_mvd q = horner(t, EXP_C);
     const ax_mvd t2 = t * t, t2_low = fma_v(t, t, -t2);
     const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
     return {(ax_mvd)((kb + 1023) << 52), t,
@@ -148,15 +166,7 @@ template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
     two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
     rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
     const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
-    ax_mvd ps = ax_mvd{} - 0x1.2f49b46814157p-57, pc = ax_mvd{} + 0x1.e542ba4020225p-62;
-    for (const double c : {0x1.952c77030ad4ap-49, -0x1.ae7f3e733b81fp-41, 0x1.6124613a86d09p-33,
-                           -0x1.ae64567f544e4p-26, 0x1.71de3a556c734p-19, -0x1.a01a01a01a01ap-13,
-                           0x1.1111111111111p-7, -0x1.5555555555555p-3})
-        ps = fma_v(ps, r2, ax_mvd{} + c);
-    for (const double c : {-0x1.6827863b97d97p-53, 0x1.ae7f3e733b81fp-45, -0x1.93974a8c07c9dp-37,
-                           0x1.1eed8eff8d898p-29, -0x1.27e4fb7789f5cp-22, 0x1.a01a01a01a01ap-16,
-                           -0x1.6c16c16c16c17p-10, 0x1.5555555555555p-5})
-        pc = fma_v(pc, r2, ax_mvd{} + c);
+    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
     const ax_mvd half = 0.5 * r2;
     const ax_mvd sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
     const ax_mvd w = 1.0 - half;
@@ -173,5 +183,62 @@ template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
 }
 inline ax_mvd sin_accurate(ax_mvd x) { return sincos_accurate<false>(x); }
 inline ax_mvd cos_accurate(ax_mvd x) { return sincos_accurate<true>(x); }
+
+// The float32 kernels, in float64: each result is within about 2^-40 of its value, so that
+// rounded to float32 it is within 0.5 + 2^-16 ULP. The reductions need no low parts here, and
+// out-of-range lanes are clamped (e^x and tanh of a float32 saturate long before) or, for sin
+// and cos beyond 10^5, left to the C library.
+
+// e^x for x of float32 (clamped to [-200, 200], where float32's e^x is 0 or inf already).
+inline ax_mvd exp_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    x = x < -200.0 ? ax_mvd{} - 200.0 : x;
+    x = x > 200.0 ? ax_mvd{} + 200.0 : x;
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.71547652b82fep0, shift);
+    const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, x);
+    const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
+    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
+    return (1.0 + p) * (ax_mvd)((kb + 1023) << 52);
+}
+
+// tanh x for x of float32: E = e^(-2|x|) - 1 = (2^k - 1) + 2^k (t + p), tanh|x| = -E / (E + 2)
+// (its sign cleared: E is -0 for x = 0), x's sign put back.
+inline ax_mvd tanh_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    ax_mvd y = (ax_mvd)((ax_mvi)x ^ sign) * -2.0;
+    y = y < -40.0 ? ax_mvd{} - 40.0 : y;
+    const ax_mvd z = fma_v(y, ax_mvd{} + 0x1.71547652b82fep0, shift);
+    const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, y);
+    const ax_mvd scale = (ax_mvd)((((ax_mvi)z - (ax_mvi)shift) + 1023) << 52);
+    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
+    const ax_mvd e = fma_v(scale, p, scale - 1.0);
+    const ax_mvd r = (ax_mvd)(((ax_mvi)(-e / (e + 2.0)) & 0x7fffffffffffffff) | sign);
+    return x == x ? r : x;
+}
+
+// sin x (COS false) or cos x (COS true) for x of float32, |x| <= 10^5 in vector code.
+template <bool COS> inline ax_mvd sincos_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
+    const ax_mvd q = z - shift;
+    const ax_mvd r = fma_v(-q, ax_mvd{} + 0x1.1a62633145c07p-54,
+                           fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x));
+    const ax_mvd r2 = r * r;
+    const ax_mvd sin_r = fma_v(r * r2, horner(r2, SIN_C, LEAN), r);
+    const ax_mvd cos_r = fma_v(r2 * r2, horner(r2, COS_C, LEAN), 1.0 - 0.5 * r2);
+    const ax_mvi n = (ax_mvi)z + (COS ? 1 : 0);
+    ax_mvd v = (n & 1) != 0 ? cos_r : sin_r;
+    v = (ax_mvd)((ax_mvi)v ^ ((n & 2) << 62));
+    if (!COS) v = x == 0.0 ? x : v;
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double u) { return COS ? std::cos(u) : std::sin(u); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)v & ~outside));
+    }
+    return v;
+}
+inline ax_mvd sin_lean(ax_mvd x) { return sincos_lean<false>(x); }
+inline ax_mvd cos_lean(ax_mvd x) { return sincos_lean<true>(x); }
 
 AX_LEVEL_END

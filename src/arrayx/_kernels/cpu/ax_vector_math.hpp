@@ -98,15 +98,15 @@ template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
         static ax_mvf f(ax_mvf x, ax_mvf y) { return via_double(x, y, AX_MV_D2(NAME)); }        \
     };
 // OP's float64 vectors through FN of ax_vector_accurate.hpp (within one ULP), and its float32
-// vectors through the same function in float64.
-#define AX_VECTOR_ACCURATE(OP, FN)                                                              \
+// vectors through LEAN in float64.
+#define AX_VECTOR_ACCURATE(OP, FN, LEAN)                                                        \
     template <> struct vector_math<OP, double> {                                                \
         static constexpr bool available = true;                                                 \
         static ax_mvd f(ax_mvd x) { return FN(x); }                                             \
     };                                                                                          \
     template <> struct vector_math<OP, float> {                                                 \
         static constexpr bool available = true;                                                 \
-        static ax_mvf f(ax_mvf x) { return via_double(x, FN); }                                 \
+        static ax_mvf f(ax_mvf x) { return via_double(x, LEAN); }                               \
     };
 
 // The lanes of one vector from p[0..m), m <= the width; the missing lanes repeat p[0] so that
