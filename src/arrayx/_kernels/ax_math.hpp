@@ -139,6 +139,53 @@ template <class T> AX_HD T sign_(T a) {
 
 template <class T> AX_HD T reciprocal_(T a) { return T(1) / a; }
 
+// --- real transcendental functions within one ULP of the correctly rounded result ------------
+// On the CPU a real function is evaluated in a wider type and rounded once: float in double,
+// and double in x87 long double (64-bit significand) for the functions where glibc's double
+// version strays up to 2 ULP (sinh, cosh, tanh, asinh, acosh, atanh, log10; the others are
+// within 1). The wider result is within a few of its own ULPs, 2^-11 of the narrow type's ULP
+// or less, so the rounded result is within 0.5 + 2^-11 ULP of the true value. Complex
+// arguments, and every argument on the device, keep the type they come in.
+template <class T> struct wide_type { using type = T; };
+template <class T> struct extended_type { using type = T; };
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+template <> struct wide_type<float> { using type = double; };
+template <> struct extended_type<float> { using type = double; };
+#if defined(__x86_64__) || defined(__i386__)
+template <> struct extended_type<double> { using type = long double; };
+#endif
+#endif
+
+// NAME_(a) is std::FN(a) evaluated in WIDE<T>::type for real T.
+#define AX_WIDE_1(NAME, FN, WIDE)                                                             \
+    template <class T> AX_HD T NAME(T a) {                                                    \
+        if constexpr (is_complex_v<T>) return dstd::FN(a);                                   \
+        else return static_cast<T>(dstd::FN(static_cast<typename WIDE<T>::type>(a)));        \
+    }
+#define AX_WIDE_2(NAME, FN, WIDE)                                                             \
+    template <class T> AX_HD T NAME(T a, T b) {                                               \
+        using W = typename WIDE<T>::type;                                                     \
+        return static_cast<T>(dstd::FN(static_cast<W>(a), static_cast<W>(b)));               \
+    }
+AX_WIDE_1(acos_, acos, wide_type)
+AX_WIDE_1(asin_, asin, wide_type)
+AX_WIDE_1(atan_, atan, wide_type)
+AX_WIDE_1(cos_, cos, wide_type)
+AX_WIDE_1(sin_, sin, wide_type)
+AX_WIDE_1(tan_, tan, wide_type)
+AX_WIDE_1(exp_, exp, wide_type)
+AX_WIDE_1(log_, log, wide_type)
+AX_WIDE_1(acosh_, acosh, extended_type)
+AX_WIDE_1(asinh_, asinh, extended_type)
+AX_WIDE_1(atanh_, atanh, extended_type)
+AX_WIDE_1(cosh_, cosh, extended_type)
+AX_WIDE_1(sinh_, sinh, extended_type)
+AX_WIDE_1(log10_, log10, extended_type)
+AX_WIDE_2(atan2_, atan2, wide_type)
+AX_WIDE_2(hypot_, hypot, wide_type)
+#undef AX_WIDE_1
+#undef AX_WIDE_2
+
 // --- exponentials and logarithms of complex numbers the standard library lacks ---------------
 template <class T> AX_HD T expm1_(T a) {
     if constexpr (is_complex_v<T>) {
@@ -149,7 +196,7 @@ template <class T> AX_HD T expm1_(T a) {
         const V s = dstd::sin(y / 2);
         return T(dstd::expm1(x) * dstd::cos(y) - 2 * s * s, dstd::exp(x) * dstd::sin(y));
     } else {
-        return dstd::expm1(a);
+        return static_cast<T>(dstd::expm1(static_cast<typename wide_type<T>::type>(a)));
     }
 }
 template <class T> AX_HD T log1p_(T a) {
@@ -164,7 +211,7 @@ template <class T> AX_HD T log1p_(T a) {
         // 1 + x on the real part alone: adding a complex 1 would turn an imaginary -0 into +0.
         return dstd::log(T(1 + x, y));
     } else {
-        return dstd::log1p(a);
+        return static_cast<T>(dstd::log1p(static_cast<typename wide_type<T>::type>(a)));
     }
 }
 template <class T> AX_HD T log2_(T a) {
@@ -173,7 +220,7 @@ template <class T> AX_HD T log2_(T a) {
         const T l = dstd::log(a);
         return T(l.real() / dstd::log(V(2)), l.imag() / dstd::log(V(2)));
     } else {
-        return dstd::log2(a);
+        return static_cast<T>(dstd::log2(static_cast<typename wide_type<T>::type>(a)));
     }
 }
 
@@ -184,8 +231,10 @@ template <class T> AX_HD T tanh_(T a) {
         using V = typename T::value_type;
         if (dstd::isinf(a.real()) && dstd::isfinite(a.imag()))
             return T(dstd::copysign(V(1), a.real()), dstd::copysign(V(0), a.imag()));
+        return dstd::tanh(a);
+    } else {
+        return static_cast<T>(dstd::tanh(static_cast<typename extended_type<T>::type>(a)));
     }
-    return dstd::tanh(a);
 }
 
 template <class T> AX_HD T logaddexp_(T a, T b) {
@@ -318,7 +367,8 @@ template <class T> AX_HD T power(T a, T b) {
     if constexpr (is_complex_v<T>) {
         return cpower(a, b);
     } else if constexpr (dstd::is_floating_point_v<T>) {
-        return dstd::pow(a, b);
+        using W = typename wide_type<T>::type;
+        return static_cast<T>(dstd::pow(static_cast<W>(a), static_cast<W>(b)));
     } else {
         if constexpr (dstd::is_signed_v<T>) {
             if (b < 0) {

@@ -16,10 +16,10 @@ Reductions (``REDUCE``), scans (``SCAN``) and arg-reductions (``ARG_REDUCE``): e
 ``generate_cpu_header`` turns the elementwise tables into ``ax_ops.hpp`` and
 ``generate_fold_header`` the others into ``ax_fold_ops.hpp`` at build time (``setup.py``),
 with ``generate_pxd`` giving Cython the fold ids (``_kernels/op_ids.pxd``); the order of each
-list is the op id used by ``arrayx._engine``. ``VECTOR_MATH`` names the ops whose
-real floating-point kernels call a vector math library at the AVX2 and AVX-512 levels (glibc's
-libmvec: ``_ZGVdN4v_exp`` is ``exp`` over four doubles); the library's function for float32 is
-the name with an ``f``. This module imports nothing.
+list is the op id used by ``arrayx._engine``. ``VECTOR_MATH`` names the ops whose float32
+kernels call a vector math library's float64 function at the AVX2 and AVX-512 levels (glibc's
+libmvec: ``_ZGVdN4v_exp`` is ``exp`` over four doubles), ``VECTOR_ACCURATE`` those with vector
+functions of arrayx's own for both float dtypes. This module imports nothing.
 """
 
 KIND_BITS = {
@@ -36,28 +36,28 @@ KIND_BITS = {
 
 UNARY = [
     ("abs", "numeric", "real", "ax::absolute(a)"),
-    ("acos", "numeric", "float", "std::acos(a)"),
-    ("acosh", "numeric", "float", "std::acosh(a)"),
-    ("asin", "numeric", "float", "std::asin(a)"),
-    ("asinh", "numeric", "float", "std::asinh(a)"),
-    ("atan", "numeric", "float", "std::atan(a)"),
-    ("atanh", "numeric", "float", "std::atanh(a)"),
+    ("acos", "numeric", "float", "ax::acos_(a)"),
+    ("acosh", "numeric", "float", "ax::acosh_(a)"),
+    ("asin", "numeric", "float", "ax::asin_(a)"),
+    ("asinh", "numeric", "float", "ax::asinh_(a)"),
+    ("atan", "numeric", "float", "ax::atan_(a)"),
+    ("atanh", "numeric", "float", "ax::atanh_(a)"),
     ("bitwise_invert", "integer_or_bool", "same", "ax::invert(a)"),
     ("ceil", "real", "same", "ax::ceil_(a)"),
     ("conj", "numeric", "same", "ax::conjugate(a)"),
-    ("cos", "numeric", "float", "std::cos(a)"),
-    ("cosh", "numeric", "float", "std::cosh(a)"),
-    ("exp", "numeric", "float", "std::exp(a)"),
+    ("cos", "numeric", "float", "ax::cos_(a)"),
+    ("cosh", "numeric", "float", "ax::cosh_(a)"),
+    ("exp", "numeric", "float", "ax::exp_(a)"),
     ("expm1", "numeric", "float", "ax::expm1_(a)"),
     ("floor", "real", "same", "ax::floor_(a)"),
     ("imag", "numeric", "real", "ax::imag_part(a)"),
     ("isfinite", "numeric", "bool", "ax::is_finite(a)"),
     ("isinf", "numeric", "bool", "ax::is_inf(a)"),
     ("isnan", "numeric", "bool", "ax::is_nan(a)"),
-    ("log", "numeric", "float", "std::log(a)"),
+    ("log", "numeric", "float", "ax::log_(a)"),
     ("log1p", "numeric", "float", "ax::log1p_(a)"),
     ("log2", "numeric", "float", "ax::log2_(a)"),
-    ("log10", "numeric", "float", "std::log10(a)"),
+    ("log10", "numeric", "float", "ax::log10_(a)"),
     ("logical_not", "bool", "same", "!a"),
     ("negative", "numeric", "same", "ax::neg(a)"),
     ("positive", "numeric", "same", "a"),
@@ -66,18 +66,18 @@ UNARY = [
     ("round", "numeric", "same", "ax::round_(a)"),
     ("sign", "numeric", "same", "ax::sign_(a)"),
     ("signbit", "real_float", "bool", "std::signbit(a)"),
-    ("sin", "numeric", "float", "std::sin(a)"),
-    ("sinh", "numeric", "float", "std::sinh(a)"),
+    ("sin", "numeric", "float", "ax::sin_(a)"),
+    ("sinh", "numeric", "float", "ax::sinh_(a)"),
     ("sqrt", "numeric", "float", "std::sqrt(a)"),
     ("square", "numeric", "same", "ax::mul_(a, a)"),
-    ("tan", "numeric", "float", "std::tan(a)"),
+    ("tan", "numeric", "float", "ax::tan_(a)"),
     ("tanh", "numeric", "float", "ax::tanh_(a)"),
     ("trunc", "real", "same", "ax::trunc_(a)"),
 ]
 
 BINARY = [
     ("add", "numeric", "same", "ax::add_(a, b)"),
-    ("atan2", "real", "float", "std::atan2(a, b)"),
+    ("atan2", "real", "float", "ax::atan2_(a, b)"),
     ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
     ("bitwise_left_shift", "integer", "same", "ax::lshift(a, b)"),
     ("bitwise_or", "integer_or_bool", "same", "ax::bit_or(a, b)"),
@@ -89,7 +89,7 @@ BINARY = [
     ("floor_divide", "real", "same", "ax::floor_div(a, b)"),
     ("greater", "real", "bool", "a > b"),
     ("greater_equal", "real", "bool", "a >= b"),
-    ("hypot", "real", "float", "std::hypot(a, b)"),
+    ("hypot", "real", "float", "ax::hypot_(a, b)"),
     ("less", "real", "bool", "a < b"),
     ("less_equal", "real", "bool", "a <= b"),
     ("logaddexp", "real", "float", "ax::logaddexp_(a, b)"),
@@ -128,15 +128,18 @@ ARG_REDUCE = [
 
 VECTOR_MATH = {
     "acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
-    "atanh": "atanh", "cos": "cos", "cosh": "cosh", "exp": "exp", "expm1": "expm1", "log": "log",
-    "log1p": "log1p", "log2": "log2", "log10": "log10", "sin": "sin", "sinh": "sinh",
-    "tan": "tan",
+    "atanh": "atanh", "cosh": "cosh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "sinh": "sinh", "tan": "tan",
     "atan2": "atan2", "hypot": "hypot", "pow": "pow",
 }
 
-# Ops computed from another of the library's functions, where that is faster at the same
-# accuracy: the macro of ax_vector_math.hpp that defines each one's vector kernel.
-VECTOR_MATH_COMPOSED = {"tanh": "AX_VECTOR_TANH"}
+# Ops with vector functions of our own (ax_vector_accurate.hpp), within one ULP: the float64
+# function of each, and the float64 function its float32 vectors are computed in.
+VECTOR_ACCURATE = {
+    "cos": ("cos_accurate", "cos_lean"), "exp": ("exp_accurate", "exp_lean"),
+    "log": ("log_accurate", "log_accurate"), "sin": ("sin_accurate", "sin_lean"),
+    "tanh": ("tanh_accurate", "tanh_lean"),
+}
 
 _RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}
 
@@ -214,8 +217,8 @@ def generate_cpu_header() -> str:
         for name, *_ in table:
             if name in VECTOR_MATH:
                 lines.append(f"AX_VECTOR_MATH_{arity}(op_{name}, {VECTOR_MATH[name]})")
-            elif name in VECTOR_MATH_COMPOSED:
-                lines.append(f"{VECTOR_MATH_COMPOSED[name]}(op_{name})")
+            elif name in VECTOR_ACCURATE:
+                lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {', '.join(VECTOR_ACCURATE[name])})")
     lines.append("#endif")
     for table, kind in ((UNARY, "unary"), (BINARY, "binary")):
         lines.append(f"inline loop2d_fn {kind}_kernel(int op, int code) {{")

@@ -1,9 +1,11 @@
-// Transcendental functions over full vectors, from glibc's vector math library (libmvec) at
-// the AVX2 and AVX-512 levels. libmvec's functions keep C's special values (NaN, infinities,
-// signed zeros): lanes holding one are recomputed by the scalar function. setup.py defines
-// AX_HAVE_LIBMVEC when the library links; without it, and at the baseline, every op keeps its
-// scalar loop. ops.py's VECTOR_MATH says which ops take these functions (AX_VECTOR_MATH_1/2
-// lines in the generated ax_ops.hpp).
+// Transcendental functions over full vectors at the AVX2 and AVX-512 levels, each within one
+// ULP of the correctly rounded result: float32 through glibc's vector math library (libmvec)
+// in float64, and a few float64 functions of our own (ax_vector_accurate.hpp); the other
+// float64 functions keep the C library's scalar ones. libmvec's functions keep C's special
+// values (NaN, infinities, signed zeros). setup.py defines AX_HAVE_LIBMVEC when the library
+// links; without it, and at the baseline, every op keeps its scalar loop. ops.py's VECTOR_MATH
+// and VECTOR_ACCURATE say which ops take these functions (AX_VECTOR_MATH_1/2 and
+// AX_VECTOR_ACCURATE lines in the generated ax_ops.hpp).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -30,6 +32,10 @@ typedef __m256 ax_mvf;
 #endif
 #endif
 
+#ifdef AX_MVEC
+#include "ax_vector_accurate.hpp"
+#endif
+
 AX_LEVEL_BEGIN
 
 // vector_math<Op, T>::f maps a vector of T through Op, where a library provides it.
@@ -42,63 +48,65 @@ template <class T> struct mv_type;
 template <> struct mv_type<double> { using type = ax_mvd; };
 template <> struct mv_type<float> { using type = ax_mvf; };
 
+// Float32 vectors are computed in float64, each half of the lanes by the function of ax_mvd,
+// and rounded once: libmvec's float64 functions are within 4 of their ULPs, 2^-27 float32 ULP,
+// so the float32 result is within half an ULP and a hair of the true value (libmvec's float32
+// functions stray up to 3 ULP).
+#if defined(__AVX512F__)
+template <class F> inline ax_mvf via_double(ax_mvf x, F f) {
+    const ax_mvd lo = f(_mm512_cvtps_pd(_mm512_castps512_ps256(x)));
+    const ax_mvd hi = f(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(
+        _mm512_castps_pd(x), 1))));
+    return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(
+        _mm512_cvtpd_ps(lo))), _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
+}
+template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
+    auto half = [](ax_mvf v, int k) {
+        return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), k)));
+    };
+    const ax_mvd lo = f(half(x, 0), half(y, 0)), hi = f(half(x, 1), half(y, 1));
+    return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(
+        _mm512_cvtpd_ps(lo))), _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
+}
+#else
+template <class F> inline ax_mvf via_double(ax_mvf x, F f) {
+    const ax_mvd lo = f(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+    const ax_mvd hi = f(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
+    const ax_mvd lo = f(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
+                        _mm256_cvtps_pd(_mm256_castps256_ps128(y)));
+    const ax_mvd hi = f(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
+                        _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1)));
+    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+#endif
+
+// OP's float32 vectors through libmvec's float64 NAME; its float64 runs keep the C library's
+// scalar function (within one ULP, where libmvec's strays up to 4).
 #define AX_VECTOR_MATH_1(OP, NAME)                                                              \
     extern "C" ax_mvd AX_MV_D1(NAME)(ax_mvd);                                                   \
-    extern "C" ax_mvf AX_MV_F1(NAME)(ax_mvf);                                                   \
-    template <> struct vector_math<OP, double> {                                                \
-        static constexpr bool available = true;                                                 \
-        static ax_mvd f(ax_mvd x) { return AX_MV_D1(NAME)(x); }                                 \
-    };                                                                                          \
     template <> struct vector_math<OP, float> {                                                 \
         static constexpr bool available = true;                                                 \
-        static ax_mvf f(ax_mvf x) { return AX_MV_F1(NAME)(x); }                                 \
+        static ax_mvf f(ax_mvf x) { return via_double(x, AX_MV_D1(NAME)); }                     \
     };
 #define AX_VECTOR_MATH_2(OP, NAME)                                                              \
     extern "C" ax_mvd AX_MV_D2(NAME)(ax_mvd, ax_mvd);                                           \
-    extern "C" ax_mvf AX_MV_F2(NAME)(ax_mvf, ax_mvf);                                           \
-    template <> struct vector_math<OP, double> {                                                \
-        static constexpr bool available = true;                                                 \
-        static ax_mvd f(ax_mvd x, ax_mvd y) { return AX_MV_D2(NAME)(x, y); }                    \
-    };                                                                                          \
     template <> struct vector_math<OP, float> {                                                 \
         static constexpr bool available = true;                                                 \
-        static ax_mvf f(ax_mvf x, ax_mvf y) { return AX_MV_F2(NAME)(x, y); }                    \
+        static ax_mvf f(ax_mvf x, ax_mvf y) { return via_double(x, y, AX_MV_D2(NAME)); }        \
     };
-
-// a * b + c in one rounding, for the vector types of the level.
-#if defined(__AVX512F__)
-inline __m512d fma_v(__m512d a, __m512d b, __m512d c) { return _mm512_fmadd_pd(a, b, c); }
-#else
-inline __m256d fma_v(__m256d a, __m256d b, __m256d c) { return _mm256_fmadd_pd(a, b, c); }
-#endif
-
-// float64 tanh from expm1, which libmvec computes in about half the time of its tanh (its
-// float32 tanh is faster than its expm1, and stays): for t = expm1(-2|x|), in (-1, 0] and never
-// overflowing, tanh|x| = -t / (t + 2), and x's sign goes back on the result (so -0 stays -0
-// and NaN stays NaN). The quotient is corrected once for the roundings of t + 2 (exact by
-// Fast2Sum, |t| <= 2) and of the division (exact by FMA), so it is within about half an ULP
-// of -t / (t + 2); expm1's own error reaches the result at most doubled (2 / (t + 2) <= 2).
-extern "C" ax_mvd AX_MV_D1(expm1)(ax_mvd);
-inline ax_mvd tanh_from_expm1(ax_mvd x) {
-    typedef int64_t B __attribute__((vector_size(sizeof(ax_mvd))));
-    const B sign = (B)x & (B)(-ax_mvd{});
-    const ax_mvd t = AX_MV_D1(expm1)((ax_mvd)((B)x ^ sign) * -2.0);
-    const ax_mvd d = t + 2.0;
-    const ax_mvd d_low = (2.0 - d) + t;
-    const ax_mvd q = -t / d;
-    const ax_mvd rest = fma_v(-q, d, -t) - q * d_low;
-    return (ax_mvd)((B)(q + rest / d) | sign);
-}
-
-#define AX_VECTOR_TANH(OP)                                                                      \
-    extern "C" ax_mvf AX_MV_F1(tanh)(ax_mvf);                                                   \
+// OP's float64 vectors through FN of ax_vector_accurate.hpp (within one ULP), and its float32
+// vectors through LEAN in float64.
+#define AX_VECTOR_ACCURATE(OP, FN, LEAN)                                                        \
     template <> struct vector_math<OP, double> {                                                \
         static constexpr bool available = true;                                                 \
-        static ax_mvd f(ax_mvd x) { return tanh_from_expm1(x); }                                \
+        static ax_mvd f(ax_mvd x) { return FN(x); }                                             \
     };                                                                                          \
     template <> struct vector_math<OP, float> {                                                 \
         static constexpr bool available = true;                                                 \
-        static ax_mvf f(ax_mvf x) { return AX_MV_F1(tanh)(x); }                                 \
+        static ax_mvf f(ax_mvf x) { return via_double(x, LEAN); }                               \
     };
 
 // The lanes of one vector from p[0..m), m <= the width; the missing lanes repeat p[0] so that

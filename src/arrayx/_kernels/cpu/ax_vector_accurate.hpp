@@ -1,0 +1,244 @@
+// Float64 vector functions within one ULP of the correctly rounded result, for the ops whose
+// speed the benchmarks hold against NumPy's own SIMD loops (libmvec's versions stray up to 3
+// ULP). Included by ax_vector_math.hpp at the AVX2 and AVX-512 levels, where ax_mvd is the
+// level's vector of doubles. The method is SLEEF's u10 one: a reduction that loses nothing
+// (Cody-Waite with FMA, the rounding error kept as a second double), a polynomial whose own
+// rounding stays far below the result's ULP, and the last additions as double-double sums, so
+// that nearly all of the error is the final rounding.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+AX_LEVEL_BEGIN
+
+typedef int64_t ax_mvi __attribute__((vector_size(sizeof(ax_mvd))));
+
+#if defined(__AVX512F__)
+inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm512_fmadd_pd(a, b, c); }
+inline bool any_lane(ax_mvi m) { return _mm512_movepi64_mask((__m512i)m) != 0; }
+#else
+inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm256_fmadd_pd(a, b, c); }
+inline bool any_lane(ax_mvi m) { return _mm256_movemask_pd((__m256d)m) != 0; }
+#endif
+
+// f over each lane, by the C library (the rare lanes the vector code leaves out).
+template <class F> inline ax_mvd scalar_lanes(ax_mvd x, F f) {
+    constexpr int W = sizeof(ax_mvd) / sizeof(double);
+    double v[W];
+    std::memcpy(v, &x, sizeof x);
+    for (int k = 0; k < W; ++k) v[k] = f(v[k]);
+    std::memcpy(&x, v, sizeof x);
+    return x;
+}
+
+// s + e == a + b exactly (Knuth's TwoSum).
+inline void two_sum(ax_mvd a, ax_mvd b, ax_mvd& s, ax_mvd& e) {
+    s = a + b;
+    const ax_mvd bb = s - a;
+    e = (a - (s - bb)) + (b - bb);
+}
+
+// Taylor coefficients, highest order first: 1/n! for n = 13..3 (e^x, after 1 + x + x^2/2), (-1)^m/(2m+1)! for
+// 2m+1 = 19..3 (sin), (-1)^m/(2m)! for 2m = 20..4 (cos). The float32 kernels, which need
+// 2^-36 of relative accuracy, take the tail from index LEAN.
+constexpr double EXP_C[] = {0x1.6124613a86d09p-33, 0x1.1eed8eff8d898p-29, 0x1.ae64567f544e4p-26,
+                            0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19, 0x1.a01a01a01a01ap-16,
+                            0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7,
+                            0x1.5555555555555p-5, 0x1.5555555555555p-3};
+constexpr double SIN_C[] = {-0x1.2f49b46814157p-57, 0x1.952c77030ad4ap-49,
+                            -0x1.ae7f3e733b81fp-41, 0x1.6124613a86d09p-33,
+                            -0x1.ae64567f544e4p-26, 0x1.71de3a556c734p-19,
+                            -0x1.a01a01a01a01ap-13, 0x1.1111111111111p-7, -0x1.5555555555555p-3};
+constexpr double COS_C[] = {0x1.e542ba4020225p-62, -0x1.6827863b97d97p-53,
+                            0x1.ae7f3e733b81fp-45, -0x1.93974a8c07c9dp-37,
+                            0x1.1eed8eff8d898p-29, -0x1.27e4fb7789f5cp-22,
+                            0x1.a01a01a01a01ap-16, -0x1.6c16c16c16c17p-10, 0x1.5555555555555p-5};
+constexpr int LEAN = 4;
+
+// The polynomial c[from] x^(N-1-from) + ... + c[N-1], by Horner's rule.
+template <int N> inline ax_mvd horner(ax_mvd x, const double (&c)[N], int from = 0) {
+    ax_mvd p = ax_mvd{} + c[from];
+    for (int i = from + 1; i < N; ++i) p = fma_v(p, x, ax_mvd{} + c[i]);
+    return p;
+}
+
+// e^x = 2^k (1 + t + p) for x = k ln2 + r: k as a double and as the scale 2^k (k in
+// [-1022, 1023], so |x| <= 708), t the reduced argument r rounded, p the rest of e^r - 1
+// (t^2/2 + ..., plus the reduction's rounding error times e^t; t^2 is taken exactly, as a
+// double-double, so that p's error is its rounding alone). x - k L2H is exact by FMA: both
+// are multiples of 2^-54 and their difference is below ln2. The series runs to t^13/13!
+// (|t| <= ln2/2: the next term is below 2^-57).
+struct exp_parts {
+    ax_mvd scale, t, p;
+};
+inline exp_parts exp_reduce(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52, l2h = ax_mvd{} + 0x1.62e42fefa39efp-1;
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.71547652b82fep0, shift);
+    const ax_mvd k = z - shift;
+    ax_mvd t, tl;
+    two_sum(fma_v(-k, l2h, x), -k * 0x1.abc9e3b39803fp-56, t, tl);
+    const ax_mvd q = horner(t, EXP_C);
+    const ax_mvd t2 = t * t, t2_low = fma_v(t, t, -t2);
+    const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
+    return {(ax_mvd)((kb + 1023) << 52), t,
+            0.5 * t2 + fma_v(t2 * t, q, fma_v(tl, t, tl) + 0.5 * t2_low)};
+}
+
+// e^x within 0.6 ULP: 1 + t exactly as a double-double (Fast2Sum), then the rest.
+inline ax_mvd exp_accurate(ax_mvd x) {
+    const ax_mvi outside = ~((ax_mvi)(x < 708.0) & (ax_mvi)(x > -708.0));
+    const exp_parts e = exp_reduce(x);
+    const ax_mvd h = 1.0 + e.t;
+    const ax_mvd r = (h + (((1.0 - h) + e.t) + e.p)) * e.scale;
+    if (any_lane(outside)) {
+        // Overflow, subnormal and zero results, infinities and NaN: by the C library.
+        const ax_mvd s = scalar_lanes(x, [](double v) { return std::exp(v); });
+        return (ax_mvd)(((ax_mvi)s & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+
+// tanh x from E = e^(-2|x|) - 1 as a double-double: tanh|x| = -E / (E + 2), with x's sign put
+// back (so -0 stays -0). E = (2^k - 1) + 2^k (t + p), renormalised as a double-double;
+// the quotient is corrected once for E's low part and the roundings of E + 2 (exact by
+// Fast2Sum, |E| <= 1) and of the division (exact by FMA). -2|x| is clamped at -40, where tanh
+// is 1 (it is from |x| > 19.1).
+inline ax_mvd tanh_accurate(ax_mvd x) {
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    ax_mvd y = (ax_mvd)((ax_mvi)x ^ sign) * -2.0;
+    y = y < -40.0 ? ax_mvd{} - 40.0 : y;
+    const exp_parts e = exp_reduce(y);
+    ax_mvd a, al, s, sl, eh, el;
+    two_sum(e.scale, ax_mvd{} - 1.0, a, al);
+    two_sum(a, e.scale * e.t, s, sl);
+    two_sum(s, sl + al + e.scale * e.p, eh, el);
+    const ax_mvd d = eh + 2.0;
+    const ax_mvd dl = ((2.0 - d) + eh) + el;
+    const ax_mvd q = -eh / d;
+    const ax_mvd rest = fma_v(-q, d, -eh) - el - q * dl;
+    const ax_mvd r = (ax_mvd)((ax_mvi)(q + rest / d) | sign);
+    return x == x ? r : x;
+}
+
+// log x by fdlibm's method (e_log.c): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1
+// (exact), log m = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f), and k ln2 in two parts
+// (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative, subnormal and
+// non-finite lanes go to the C library.
+inline ax_mvd log_accurate(ax_mvd x) {
+    const ax_mvi outside = ~((ax_mvi)(x >= 0x1p-1022) & (ax_mvi)(x <= 0x1.fffffffffffffp1023));
+    const ax_mvi shift = (ax_mvi)(ax_mvd{} + 0x1.8p52);
+    const ax_mvi e = ((ax_mvi)x - 0x3fe6a09e667f3bcd) >> 52;
+    const ax_mvd f = (ax_mvd)((ax_mvi)x - (e << 52)) - 1.0;
+    const ax_mvd k = (ax_mvd)(e + shift) - (ax_mvd)shift;
+    const ax_mvd s = f / (2.0 + f);
+    const ax_mvd z = s * s, w = z * z;
+    const ax_mvd t1 = w * fma_v(w, fma_v(w, ax_mvd{} + 1.531383769920937332e-01,
+                                         ax_mvd{} + 2.222219843214978396e-01),
+                                ax_mvd{} + 3.999999999940941908e-01);
+    const ax_mvd t2 = z * fma_v(w, fma_v(w, fma_v(w, ax_mvd{} + 1.479819860511658591e-01,
+                                                  ax_mvd{} + 1.818357216161805012e-01),
+                                         ax_mvd{} + 2.857142874366239149e-01),
+                                ax_mvd{} + 6.666666666666735130e-01);
+    const ax_mvd hfsq = 0.5 * f * f;
+    const ax_mvd r = k * 6.93147180369123816490e-01
+                   - ((hfsq - fma_v(s, hfsq + (t1 + t2), k * 1.90821492927058770002e-10)) - f);
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) { return std::log(v); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+
+// sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
+// to the C library. x = q pi/2 + r with r = rh + rl: x - q A is exact by FMA (both multiples
+// of ulp(x) or 2^-53, the difference below 2^53 of them), and q B, q C (pi/2 = A + B + C to
+// 2^-160) are subtracted as a double-double. sin and cos of r by their series to r^19 and r^20
+// (|r| <= pi/4), with rl's first-order term and, for cos, 1 - r^2/2 taken exactly; the
+// quadrant q mod 4 picks the series and the sign. sin(+-0) keeps its zero's sign.
+template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
+    const ax_mvd q = z - shift;
+    const ax_mvd qb = q * 0x1.1a62633145c07p-54;
+    ax_mvd rh, rl;
+    two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
+    rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
+    const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
+    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
+    const ax_mvd half = 0.5 * r2;
+    const ax_mvd sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
+    const ax_mvd w = 1.0 - half;
+    const ax_mvd cos_r = w + ((((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl));
+    const ax_mvi n = (ax_mvi)z + (COS ? 1 : 0);
+    ax_mvd r = (n & 1) != 0 ? cos_r : sin_r;
+    r = (ax_mvd)((ax_mvi)r ^ ((n & 2) << 62));
+    if (!COS) r = x == 0.0 ? x : r;
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) { return COS ? std::cos(v) : std::sin(v); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+inline ax_mvd sin_accurate(ax_mvd x) { return sincos_accurate<false>(x); }
+inline ax_mvd cos_accurate(ax_mvd x) { return sincos_accurate<true>(x); }
+
+// The float32 kernels, in float64: each result is within about 2^-40 of its value, so that
+// rounded to float32 it is within 0.5 + 2^-16 ULP. The reductions need no low parts here, and
+// out-of-range lanes are clamped (e^x and tanh of a float32 saturate long before) or, for sin
+// and cos beyond 10^5, left to the C library.
+
+// e^x for x of float32 (clamped to [-200, 200], where float32's e^x is 0 or inf already).
+inline ax_mvd exp_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    x = x < -200.0 ? ax_mvd{} - 200.0 : x;
+    x = x > 200.0 ? ax_mvd{} + 200.0 : x;
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.71547652b82fep0, shift);
+    const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, x);
+    const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
+    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
+    return (1.0 + p) * (ax_mvd)((kb + 1023) << 52);
+}
+
+// tanh x for x of float32: E = e^(-2|x|) - 1 = (2^k - 1) + 2^k (t + p), tanh|x| = -E / (E + 2)
+// (its sign cleared: E is -0 for x = 0), x's sign put back.
+inline ax_mvd tanh_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    ax_mvd y = (ax_mvd)((ax_mvi)x ^ sign) * -2.0;
+    y = y < -40.0 ? ax_mvd{} - 40.0 : y;
+    const ax_mvd z = fma_v(y, ax_mvd{} + 0x1.71547652b82fep0, shift);
+    const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, y);
+    const ax_mvd scale = (ax_mvd)((((ax_mvi)z - (ax_mvi)shift) + 1023) << 52);
+    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
+    const ax_mvd e = fma_v(scale, p, scale - 1.0);
+    const ax_mvd r = (ax_mvd)(((ax_mvi)(-e / (e + 2.0)) & 0x7fffffffffffffff) | sign);
+    return x == x ? r : x;
+}
+
+// sin x (COS false) or cos x (COS true) for x of float32, |x| <= 10^5 in vector code.
+template <bool COS> inline ax_mvd sincos_lean(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
+    const ax_mvd q = z - shift;
+    const ax_mvd r = fma_v(-q, ax_mvd{} + 0x1.1a62633145c07p-54,
+                           fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x));
+    const ax_mvd r2 = r * r;
+    const ax_mvd sin_r = fma_v(r * r2, horner(r2, SIN_C, LEAN), r);
+    const ax_mvd cos_r = fma_v(r2 * r2, horner(r2, COS_C, LEAN), 1.0 - 0.5 * r2);
+    const ax_mvi n = (ax_mvi)z + (COS ? 1 : 0);
+    ax_mvd v = (n & 1) != 0 ? cos_r : sin_r;
+    v = (ax_mvd)((ax_mvi)v ^ ((n & 2) << 62));
+    if (!COS) v = x == 0.0 ? x : v;
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double u) { return COS ? std::cos(u) : std::sin(u); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)v & ~outside));
+    }
+    return v;
+}
+inline ax_mvd sin_lean(ax_mvd x) { return sincos_lean<false>(x); }
+inline ax_mvd cos_lean(ax_mvd x) { return sincos_lean<true>(x); }
+
+AX_LEVEL_END
