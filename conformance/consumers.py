@@ -8,7 +8,8 @@ Usage::
 
 Each suite runs unchanged, from the installed package (SciPy, scikit-learn) or from a checkout
 (array-api-extra's ``tests/main``, whose path ``--xpx-dir`` or ``ARRAY_API_EXTRA_DIR`` gives;
-never downloaded here: obtain it as ``shared/CONFORMANCE.md`` says for the official suite).
+never downloaded here: its sdist holds it, ``pip download --no-deps --no-binary
+array-api-extra array-api-extra==VERSION`` with the installed version, as ``.ci/run`` does).
 ``consumer_plugin.py`` adds arrayx to each suite's list of backends at run time and keeps
 the one backend a run tests; each backend runs in its own process. ``--strict`` runs arrayx
 with ``ARRAYX_STRICT=1``. The table printed last gives passed / failed / skipped per suite and

@@ -356,14 +356,18 @@ def test_pickle_round_trip_still_works() -> None:
     np.testing.assert_array_equal(np.asarray(pickle.loads(pickle.dumps(x))), np.asarray(x))
 
 
-def test_running_sum_and_product_in_bool_refuse_instead_of_crashing() -> None:
+def test_running_sum_and_product_in_bool_are_or_and_instead_of_crashing() -> None:
+    # Once a NULL kernel; now NumPy's running logical or and and (add and multiply of bools).
     isolated("""
-        import pytest
+        n = np.array([[0, 3, 0, 0, 1, 0], [2, 2, 0, 1, 1, 1]], dtype=np.uint8)
+        x = xp.asarray(n)
+        for f, g in ((xp.cumulative_sum, np.cumsum), (xp.cumulative_prod, np.cumprod)):
+            for a, m in ((x, n), (xp.astype(x, xp.bool), n.astype(bool))):
+                for axis in (0, 1):
+                    got = np.asarray(f(a, axis=axis, dtype=xp.bool))
+                    np.testing.assert_array_equal(got, g(m, axis=axis, dtype=bool))
+                    assert got.dtype == bool and got.view(np.uint8).max() <= 1
         x = xp.asarray(np.array([3, 0], dtype=np.uint8))
-        for f in (xp.cumulative_sum, xp.cumulative_prod):
-            for a in (x, xp.astype(x, xp.bool)):
-                with pytest.raises(TypeError):
-                    f(a, dtype=xp.bool)
         got = np.multiply.accumulate(x, dtype=bool)  # NumPy's meaning, through the fallback
         want = np.multiply.accumulate(np.array([3, 0], np.uint8), dtype=bool)
         np.testing.assert_array_equal(np.asarray(got), want)

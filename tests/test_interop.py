@@ -98,6 +98,17 @@ def test_buffer_protocol() -> None:
     assert b.dtype == xp.uint8 and b.shape == (3,)
 
 
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+def test_numpy_sees_its_own_type_numbers(dtype: np.dtype) -> None:
+    # Compiled code switches on NumPy's type number (SciPy's ndimage.value_indices knows NPY_LONG,
+    # not NPY_LONGLONG, for int64): the buffer says what NumPy's own buffer says.
+    x = xp.zeros(3, dtype=dtype)
+    n = np.zeros(3, dtype=dtype)
+    assert memoryview(x).format == memoryview(n).format
+    assert np.asarray(x).dtype.num == n.dtype.num
+    assert np.asarray(x).dtype.char == n.dtype.char
+
+
 def test_dlpack_export_flags() -> None:
     x = xp.arange(6.0)
     assert x.__dlpack_device__() == (1, 0)

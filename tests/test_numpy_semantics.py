@@ -364,3 +364,101 @@ def test_strict_numpy_functions_return_numpy(strict):
     out = xp.zeros(3)
     np.add(x, 1.0, out=out)
     same(out, np.asarray([2.0, 3.0, 4.0]))
+
+
+# --- bool arithmetic, where of two scalars, logspace, sequences of arrays, devices() ---------
+
+BOOLS = np.array([[True, False, True, False], [True, True, False, False]])
+
+
+@pytest.mark.parametrize("func", ["add", "multiply"])
+@pytest.mark.parametrize("shape", [(4,), (257,), (3, 4)])
+def test_bool_add_multiply_are_or_and(func, shape):
+    rng = np.random.default_rng(len(shape) + shape[0])
+    a, b = rng.random(shape) < 0.5, rng.random(shape) < 0.5
+    same(getattr(xp, func)(xp.asarray(a), xp.asarray(b)), getattr(np, func)(a, b))
+    # Every result byte is 0 or 1, also from the vector loops.
+    assert np.asarray(getattr(xp, func)(xp.asarray(a), xp.asarray(a))).view(np.uint8).max() <= 1
+    y = xp.asarray(a, copy=True)
+    if func == "add":
+        y += xp.asarray(b)
+    else:
+        y *= xp.asarray(b)
+    same(y, getattr(np, func)(a, b))
+
+
+def test_bool_subtract_stays_refused():
+    with pytest.raises(TypeError):
+        xp.asarray(BOOLS[0]) - xp.asarray(BOOLS[1])
+
+
+def test_strict_bool_arithmetic(strict):
+    with pytest.raises(TypeError, match="strict mode.*logical_or"):
+        xp.asarray(BOOLS[0]) + xp.asarray(BOOLS[1])
+    with pytest.raises(TypeError, match="strict mode"):
+        xp.multiply(xp.asarray(BOOLS[0]), True)
+
+
+@pytest.mark.parametrize("x1, x2", [(0.5, 1), (True, 2), (1, 2), (True, False), (1j, 2.0),
+                                    (np.float32(1.5), 2), (np.int8(3), np.int8(4))])
+def test_where_two_scalars(x1, x2):
+    c = BOOLS[0]
+    same(xp.where(xp.asarray(c), x1, x2), np.where(c, x1, x2))
+
+
+def test_strict_where_two_scalars(strict):
+    with pytest.raises(TypeError, match="strict mode.*needs x1 or x2 to be an array"):
+        xp.where(xp.asarray(BOOLS[0]), 1.0, 2.0)
+
+
+@pytest.mark.parametrize("start, stop", [(0, 3), (-3, 0), (0.5, 2.5), (np.float32(1), 2)])
+@pytest.mark.parametrize("num", [0, 1, 5, 50])
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("base, dtype", [(10.0, None), (2.0, None), (10.0, "float32"),
+                                         (2, "int64")])
+def test_logspace_matches_numpy(start, stop, num, endpoint, base, dtype):
+    got = xp.logspace(start, stop, num, endpoint=endpoint, base=base, dtype=dtype)
+    want = np.logspace(start, stop, num, endpoint=endpoint, base=base, dtype=dtype)
+    assert np.asarray(got).dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_max_ulp(np.asarray(got), want, maxulp=1)
+
+
+def test_strict_hides_logspace(strict):
+    with pytest.raises(AttributeError, match="strict mode"):
+        xp.logspace(0, 1, 2)
+
+
+@pytest.mark.parametrize("items", [
+    lambda m: [m(np.arange(3)), m(np.arange(3, 6))],
+    lambda m: [[m(np.ones(2)), m(np.zeros(2))], [m(np.arange(2.0)), [5.0, 6.0]]],
+    lambda m: (m(np.arange(4, dtype=np.int32).reshape(2, 2)), [[1, 2], [3, 4]]),
+    lambda m: [m(np.array([True])), m(np.array([False]))],
+    lambda m: [m(np.arange(2, dtype=np.float32)), np.arange(2, dtype=np.float32)],
+])
+def test_asarray_sequence_of_arrays(items):
+    same(xp.asarray(items(xp.asarray)), np.asarray(items(np.asarray)))
+
+
+def test_asarray_sequence_of_arrays_dtype_and_ragged():
+    same(xp.asarray([xp.ones(2), [1, 2]], dtype=xp.int32),
+         np.asarray([np.ones(2), [1, 2]], dtype=np.int32))
+    with pytest.raises(ValueError, match="ragged"):
+        xp.asarray([xp.ones(2), xp.ones(3)])
+    with pytest.raises(ValueError, match="ragged"):
+        xp.asarray([xp.ones(2), [1.0]])
+
+
+def test_broadcast_arrays_keeps_unstretched_writeable():
+    a, b = xp.zeros(3), xp.zeros(3)
+    va, vb = xp.broadcast_arrays(a, b)
+    va[0] = 1.0  # SciPy's tanhsinh writes into the broadcast inputs it hands to f
+    assert float(a[0]) == 1.0
+    vc, _ = xp.broadcast_arrays(xp.zeros(1), b)
+    with pytest.raises(ValueError, match="read-only"):
+        vc[0] = 1.0
+
+
+def test_devices_is_a_list():
+    devices = xp.__array_namespace_info__().devices()
+    assert devices == [xp.Device("cpu")]
+    assert devices + [None] == [xp.Device("cpu"), None]  # SciPy's devices fixture

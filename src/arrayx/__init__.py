@@ -18,6 +18,7 @@ from arrayx._creation import (
     full,
     full_like,
     linspace,
+    logspace,
     meshgrid,
     ones,
     ones_like,
@@ -184,7 +185,7 @@ __all__ = [
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
     "iinfo", "imag", "inf", "lib", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
     "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
-    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul",
+    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "matmul",
     "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
     "multiply", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod",
     "nanstd", "nansum", "nanvar", "negative", "newaxis", "nextafter", "nonzero", "not_equal",
@@ -230,7 +231,7 @@ def __dir__() -> list[str]:
 
 _strict.EXTENSIONS.update({name: globals()[name] for name in (
     "lib", "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
-    "nansum", "nanvar")})
+    "nansum", "nanvar", "logspace")})
 _strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
 _strict.from_environment()
 _dask.register()

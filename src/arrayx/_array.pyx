@@ -49,9 +49,13 @@ cdef int NEG = UNARY_ID["negative"], POS = UNARY_ID["positive"], ABS = UNARY_ID[
 cdef int INVERT = UNARY_ID["bitwise_invert"]
 cdef dict CODE = _dtypes.CODE
 cdef object CPU = _devices.CPU
-# Buffer-protocol format strings, by dtype code (from the dtype registry; the bytes objects
-# stay alive in _FORMAT_BYTES).
-cdef tuple _FORMAT_BYTES = tuple(f.encode() for f in _registry.FORMAT)
+# Buffer-protocol format strings, by dtype code: the ones NumPy exports for the same dtype, so
+# that np.asarray(x) has NumPy's own type number (int64 is "l" where a C long has 64 bits, not
+# the registry's portable "q": compiled code that switches on the type number, SciPy's
+# ndimage.value_indices among it, knows only NumPy's). The bytes objects stay alive in
+# _FORMAT_BYTES.
+cdef tuple _FORMAT_BYTES = tuple(memoryview(np.empty(0, name)).format.encode()
+                                 for name in _registry.NAMES)
 cdef const char* FORMATS[NDTYPES]
 for _code in range(NDTYPES):
     FORMATS[_code] = _FORMAT_BYTES[_code]

@@ -131,7 +131,8 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
     promote to (``leaf_code``), -1 when it has none.
 
     Only exact lists and tuples are read (``exact_tree`` makes them so); -3 says a
-    subclass was met and nothing can be concluded.
+    subclass was met and nothing can be concluded, -4 that an array of one or more dimensions
+    is among the items (``from_nested_arrays`` stacks those).
     """
     cdef int code = -1, k
     if depth == ndim:
@@ -139,6 +140,8 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
         if k < 0:
             if is_sequence(obj):
                 raise ValueError("the nested sequence is ragged: its lengths differ")
+            if _is_array(obj):
+                return -4
             raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
         return leaf_code(obj, k)
     if not is_exact(obj):
@@ -149,8 +152,8 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
         raise ValueError("the nested sequence is ragged: its lengths differ")
     for item in obj:
         k = scan(item, depth + 1, ndim, shape)
-        if k == -3:
-            return -3
+        if k == -3 or k == -4:
+            return k
         if k != code:
             code = promote_codes(code, k)
     return code
@@ -224,6 +227,8 @@ def from_sequence(obj, dtype, device) -> Array:
         obj = exact_tree(obj, 0)
         ndim = shape_of(obj, shape)
         found = scan(obj, 0, ndim, shape)
+    if found == -4:
+        return from_nested_arrays(obj, dtype, device)
     cdef int kind = KIND_OF_CODE[found] if found >= 0 else -1
     cdef int code
     if dtype is None:
@@ -242,6 +247,36 @@ def from_sequence(obj, dtype, device) -> Array:
             raise OverflowError("a Python int in the sequence does not fit in int64") from None
     fill(obj, 0, ndim, shape, &p, code, kind)
     return out
+
+
+cdef bint _is_array(object x):
+    """Whether ``x`` is an array of arrayx or of another library (one NumPy can read)."""
+    return isinstance(x, (Array, np.ndarray)) or hasattr(x, "__dlpack__") or hasattr(
+        x, "__array__")
+
+
+def from_nested_arrays(obj, dtype, device) -> Array:
+    """A nested sequence that holds arrays among its items, as NumPy reads it: the arrays
+    (arrayx's or another library's), sequences and scalars of each level stacked, their
+    dtypes promoted; ValueError when their shapes differ (ragged)."""
+    from arrayx._creation import asarray
+    from arrayx._data_type_functions import astype
+    from arrayx._manipulation import stack
+
+    def stacked(item, int depth):
+        if depth > MAXDIM:
+            raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
+        if not is_sequence(item):
+            return asarray(item, device=device)
+        parts = [stacked(part, depth + 1) for part in exact_sequence(item)]
+        if not parts:
+            return from_sequence([], None, device)
+        if len({part.shape for part in parts}) > 1:
+            raise ValueError("the nested sequence is ragged: its arrays' shapes differ")
+        return stack(parts)
+
+    out = stacked(obj, 0)
+    return out if dtype is None or out.dtype == dtype else astype(out, dtype)
 
 
 cdef int _check_kind(int kind, int code) except -1:

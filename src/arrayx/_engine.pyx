@@ -263,10 +263,12 @@ cdef object read_scalar(const char* ptr, int code):
 
 from arrayx._kernels import ops as _ops
 
-from arrayx import _dtypes
+from arrayx import _dtypes, _strict
 
 UNARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.UNARY)]
 BINARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.BINARY)]
+# NumPy's logical or and and of two bools; refused in strict mode.
+cdef tuple _BOOL_ARITHMETIC = (BINARY_NAMES.index("add"), BINARY_NAMES.index("multiply"))
 # The binary ops a scan runs: each has a lane kernel under the fold op of the same name.
 cdef dict _SCAN_FOLDS = {BINARY_NAMES.index("add"): FOLD_SUM,
                          BINARY_NAMES.index("multiply"): FOLD_PROD}
@@ -459,6 +461,9 @@ cdef int binary_code(int op, int ca, int cb) except -1:
     if not (BINARY_KINDS[op] >> code) & 1:
         raise TypeError(f"{BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[ca]} and "
                         f"{_dtypes.DTYPES[cb]} inputs")
+    if code == DT_BOOL and _strict.FLAGS.strict and op in _BOOL_ARITHMETIC:
+        raise _strict.StrictError(_strict.rule(f"{BINARY_NAMES[op]} of two bools",
+                                               "bool-arithmetic"))
     return compute_code(BINARY_RESULT[op], code)
 
 
@@ -723,6 +728,8 @@ cdef bint _scan_lanes(int op, Storage s, Layout l, int code, int acc, int axis, 
     cdef int fold_op = _SCAN_FOLDS[op]
     cdef scan_fn fn = scan_kernel(fold_op, acc)
     cdef total_fn tot = total_kernel(fold_op, acc)
+    if fn == NULL or tot == NULL:  # no lane kernel (bool): the binary kernel's serial scan
+        return False
     cdef const char* data = s.data + rows.offset * isz
     with nogil:
         run_scan(fn, tot, data, two[0], n, rows.strides_[0], rows.strides_[1],

@@ -84,21 +84,22 @@ class Info:
             "indexing": _dtypes.default_index,
         }
 
-    def devices(self) -> tuple:
+    def devices(self) -> list:
         """Every device arrayx can put arrays on here.
 
         Returns
         -------
-        tuple of Device
-            ``(Device('cpu'),)`` today.
+        list of Device
+            ``[Device('cpu')]`` today: a new list each call, as the standard has it (callers
+            extend it: SciPy's ``devices`` fixture adds ``None``).
 
         Examples
         --------
         >>> import arrayx as xp
         >>> xp.__array_namespace_info__().devices()
-        (Device('cpu'),)
+        [Device('cpu')]
         """
-        return _devices.available()
+        return list(_devices.available())
 
     def dtypes(self, *, device: object = None, kind: object = None) -> dict:
         """The dtypes of ``kind`` available on ``device``, by name.
@@ -158,7 +159,7 @@ def __array_namespace_info__() -> Info:
     >>> import arrayx as xp
     >>> info = xp.__array_namespace_info__()
     >>> info.devices()
-    (Device('cpu'),)
+    [Device('cpu')]
     >>> info.default_dtypes()['real floating']
     dtype('float64')
     """

@@ -402,7 +402,11 @@ def broadcast_shapes(*shapes) -> tuple:
 
 
 def broadcast_arrays(*arrays) -> tuple:
-    """Read-only views of ``arrays`` broadcast to their common shape: no copy.
+    """Views of ``arrays`` broadcast to their common shape: no copy.
+
+    A view that repeats elements (a dimension added or stretched) is read-only; an array that
+    already has the common shape comes back as a view as writeable as it was (NumPy returns
+    such inputs themselves, PyTorch writeable views).
 
     Parameters
     ----------
@@ -412,7 +416,7 @@ def broadcast_arrays(*arrays) -> tuple:
     Returns
     -------
     tuple of Array
-        One read-only view per input, each of the broadcast shape.
+        One view per input, each of the broadcast shape; read-only where it repeats elements.
 
     Raises
     ------
@@ -433,7 +437,15 @@ def broadcast_arrays(*arrays) -> tuple:
     cdef int64_t out[MAXDIM]
     cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
     cdef Array a
-    return tuple([_view(a, layout_broadcast_to(a._layout, n, out), False) for a in arrs])
+    cdef list views = []
+    cdef bint repeats
+    cdef int i
+    for a in arrs:
+        repeats = a._layout.ndim != n
+        for i in range(a._layout.ndim if not repeats else 0):
+            repeats = repeats or a._layout.shape_[i] != out[i]
+        views.append(_view(a, layout_broadcast_to(a._layout, n, out), not repeats))
+    return tuple(views)
 
 
 def concat(arrays, /, *, axis=0) -> Array:

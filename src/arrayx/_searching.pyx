@@ -14,6 +14,7 @@ from arrayx._manipulation import expand_dims, moveaxis, reshape
 from arrayx._statistical import sum as _sum
 
 from arrayx._array import _scalar_array
+from arrayx._convert import scalar_like
 from arrayx import _dtypes, _strict
 
 __all__ = [
@@ -32,8 +33,9 @@ def where(condition, x1=None, x2=None, /) -> object:
     condition : Array
         A bool array.
     x1, x2 : Array or Python scalar
-        The values to choose from, broadcast with ``condition``. At most one may be a Python
-        scalar; it takes the other's dtype where its kind fits.
+        The values to choose from, broadcast with ``condition``. A scalar beside an array takes
+        the array's dtype where its kind fits; two scalars take the default dtype of the higher
+        kind, as NumPy's (an extension: the standard needs one of them to be an array).
 
     Returns
     -------
@@ -44,8 +46,8 @@ def where(condition, x1=None, x2=None, /) -> object:
     Raises
     ------
     TypeError
-        If ``condition`` is not bool, both values are Python scalars, only one is given, or
-        the dtypes do not promote.
+        If ``condition`` is not bool, only one value is given, a value is neither an array nor
+        a scalar, or the dtypes do not promote.
     ValueError
         If the shapes do not broadcast together.
 
@@ -67,8 +69,10 @@ def where(condition, x1=None, x2=None, /) -> object:
     if x1 is None or x2 is None:
         raise TypeError("where takes a condition and two values, where(condition, x1, x2), or "
                         "the condition alone (as nonzero); got one value")
+    x1 = _typed(x1, "where's x1", c)
+    x2 = _typed(x2, "where's x2", c)
     if not isinstance(x1, Array) and not isinstance(x2, Array):
-        raise TypeError("where needs x1 or x2 to be an array")
+        x1 = _scalar_array(x1, _dtypes.result_type(x1, x2), c.device)
     if not isinstance(x1, Array):
         x1 = _scalar_array(x1, _dtypes.result_type(x2, x1), x2.device)
     if not isinstance(x2, Array):
@@ -78,6 +82,16 @@ def where(condition, x1=None, x2=None, /) -> object:
     s, L, code = engine_where(c._storage, c._layout, c._code, a._storage, a._layout, a._code,
                               b._storage, b._layout, b._code)
     return wrap(s, L, code)
+
+
+cdef object _typed(object x, str what, Array like):
+    """A value of ``where``: an array as it is, a Python scalar as it is (weak), a NumPy
+    scalar or another library's 0-d array as a 0-d array of its own dtype (strong, as NumPy
+    treats it)."""
+    if isinstance(x, Array):
+        return x
+    value, code = scalar_like(x, what)
+    return value if code < 0 else _scalar_array(value, _dtypes.DTYPES[code], like.device)
 
 
 cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str name):

@@ -44,6 +44,11 @@ RULES = {
                 f"{SPEC}API_specification/array_object.html#in-place-operators)",
     "where": "the standard's where takes a condition and two values: where(condition, x1, x2,"
              f" /); use nonzero ({SPEC}API_specification/generated/array_api.where.html)",
+    "bool-arithmetic": "the standard's add and multiply take numeric arrays only; use "
+                       f"logical_or and logical_and ({SPEC}API_specification/generated/"
+                       "array_api.add.html)",
+    "where-scalars": "the standard's where needs x1 or x2 to be an array ("
+                     f"{SPEC}API_specification/generated/array_api.where.html)",
     "logical": "the standard's logical functions take bool arrays only "
                f"({SPEC}API_specification/generated/array_api.logical_and.html)",
     "boolean-indexing": "boolean array indexing gives a shape that depends on the data, which "

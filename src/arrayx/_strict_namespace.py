@@ -41,6 +41,8 @@ def _bool_only(lenient: Any) -> Any:
 def where(condition: Array, x1: Any = None, x2: Any = None, /) -> Array:
     if x1 is None and x2 is None:
         raise TypeError(rule("where with a condition alone", "where"))
+    if not isinstance(x1, Array) and not isinstance(x2, Array):
+        raise TypeError(rule("where with two scalars", "where-scalars"))
     return _searching.where(condition, x1, x2)
 
 

@@ -76,7 +76,8 @@ UNARY = [
 ]
 
 BINARY = [
-    ("add", "numeric", "same", "ax::add_(a, b)"),
+    # add and multiply of two bools are NumPy's logical or and and (bool8 results stay 0 or 1).
+    ("add", "all", "same", "ax::add_(a, b)"),
     ("atan2", "real", "float", "ax::atan2_(a, b)"),
     ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
     ("bitwise_left_shift", "integer", "same", "ax::lshift(a, b)"),
@@ -98,7 +99,7 @@ BINARY = [
     ("logical_xor", "bool", "same", "a != b"),
     ("maximum", "real", "same", "ax::maximum_(a, b)"),
     ("minimum", "real", "same", "ax::minimum_(a, b)"),
-    ("multiply", "numeric", "same", "ax::mul_(a, b)"),
+    ("multiply", "all", "same", "ax::mul_(a, b)"),
     ("nextafter", "real", "float", "std::nextafter(a, b)"),
     ("not_equal", "all", "bool", "a != b"),
     ("pow", "numeric", "same", "ax::power(a, b)"),

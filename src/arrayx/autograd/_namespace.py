@@ -47,7 +47,7 @@ NONDIFFERENTIABLE = frozenset({
 })
 CREATION = frozenset({
     "arange", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
-    "ones", "ones_like", "zeros", "zeros_like",
+    "logspace", "ones", "ones_like", "zeros", "zeros_like",
 })
 # Functions whose traced form takes its arrays differently (filled in by ``build``).
 SPECIAL: dict = {}
