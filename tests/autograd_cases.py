@@ -708,5 +708,15 @@ NAN_FUNCTIONS = {
     for name in ("nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd")
 }
 
+
+def _diag(data, inputs):
+    k = _pick(data, "k", [-2, -1, 0, 1, 2])
+    return (lambda ns, a: ns.diag(a, k=k) * 1.5,
+            (lambda a: torch.diag(a, k) * 1.5) if torch else None)
+
+
+EXTENSIONS = {"diag": custom(_diag, lambda d: [
+    d.draw(st.sampled_from([(3,), (1,), (2, 3), (3, 3)]), label="shape")])}
+
 CASES = {**ELEMENTWISE, **STATISTICAL, **_manipulation(), **_linalg(), **_fft(),
-         **NAN_FUNCTIONS}
+         **NAN_FUNCTIONS, **EXTENSIONS}

@@ -462,3 +462,38 @@ def test_devices_is_a_list():
     devices = xp.__array_namespace_info__().devices()
     assert devices == [xp.Device("cpu")]
     assert devices + [None] == [xp.Device("cpu"), None]  # SciPy's devices fixture
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("k", [-2, -1, 0, 1, 4])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex64"])
+def test_diag_of_a_vector(n, k, dtype):
+    v = (np.arange(n) + 1).astype(dtype)
+    same(xp.diag(xp.asarray(v), k=k), np.diag(v, k=k))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4, 3), (0, 2), (1, 1)])
+@pytest.mark.parametrize("k", [-4, -1, 0, 2, 5])
+def test_diag_of_a_matrix(shape, k):
+    m = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    same(xp.diag(xp.asarray(m), k), np.diag(m, k))
+
+
+def test_diag_errors(strict):
+    with pytest.raises(AttributeError, match="strict mode"):
+        xp.diag(xp.ones(2))
+
+
+def test_diag_bad_input():
+    with pytest.raises(ValueError, match="1-D or a 2-D"):
+        xp.diag(xp.ones((2, 2, 2)))
+    with pytest.raises(TypeError):
+        xp.diag(xp.ones(2), k=1.5)
+    with pytest.raises(TypeError):
+        xp.diag([1, 2])
+
+
+def test_asarray_of_a_string_says_unsupported():
+    # SciPy's input validation matches "Unsupported" (array-api-strict's word, too).
+    with pytest.raises(TypeError, match="Unsupported array element: a str"):
+        xp.asarray("a duck")

@@ -29,6 +29,7 @@ from arrayx._creation import (
 )
 from arrayx._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
 from arrayx._devices import Device
+from arrayx._diag import diag
 from arrayx._dtypes import (
     bool,
     complex64,
@@ -180,7 +181,8 @@ __all__ = [
     "bitwise_or", "bitwise_right_shift", "bitwise_xor", "bool", "broadcast_arrays",
     "broadcast_shapes", "broadcast_to", "can_cast", "ceil", "clip", "complex128", "complex64",
     "concat", "conj", "copysign", "cos", "cosh", "count_nonzero", "cumulative_prod",
-    "cumulative_sum", "diff", "divide", "e", "empty", "empty_like", "equal", "exp", "expand_dims",
+    "cumulative_sum", "diag", "diff", "divide", "e", "empty", "empty_like", "equal", "exp",
+    "expand_dims",
     "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
     "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
     "iinfo", "imag", "inf", "lib", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
@@ -231,7 +233,7 @@ def __dir__() -> list[str]:
 
 _strict.EXTENSIONS.update({name: globals()[name] for name in (
     "lib", "pad", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd",
-    "nansum", "nanvar", "logspace")})
+    "nansum", "nanvar", "logspace", "diag")})
 _strict.STRICT_VARIANTS.update(_strict_namespace.VARIANTS)
 _strict.from_environment()
 _dask.register()

@@ -142,7 +142,8 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
                 raise ValueError("the nested sequence is ragged: its lengths differ")
             if _is_array(obj):
                 return -4
-            raise TypeError(f"cannot make an array element of a {type(obj).__name__}")
+            raise TypeError(f"Unsupported array element: a {type(obj).__name__} (arrayx "
+                            f"arrays hold bools and numbers)")
         return leaf_code(obj, k)
     if not is_exact(obj):
         if is_sequence(obj):

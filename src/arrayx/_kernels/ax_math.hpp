@@ -31,8 +31,10 @@ namespace dstd = AX_MATH_STD;
 // It runs in the unsigned type of the operands' promoted width: signed overflow is undefined in
 // C++, and so is a product of two uint16 values promoted to int.
 template <class T> using wrap_t = dstd::make_unsigned_t<decltype(+T())>;
+// add and multiply of bools are NumPy's logical or and and.
 template <class T> AX_HD T add_(T a, T b) {
-    if constexpr (dstd::is_integral_v<T> && !is_boolean_v<T>)
+    if constexpr (is_boolean_v<T>) return T(bool(a) || bool(b));
+    else if constexpr (dstd::is_integral_v<T>)
         return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
     else return a + b;
 }
@@ -42,7 +44,8 @@ template <class T> AX_HD T sub_(T a, T b) {
     else return a - b;
 }
 template <class T> AX_HD T mul_(T a, T b) {
-    if constexpr (dstd::is_integral_v<T> && !is_boolean_v<T>)
+    if constexpr (is_boolean_v<T>) return T(bool(a) && bool(b));
+    else if constexpr (dstd::is_integral_v<T>)
         return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
     else return a * b;
 }

@@ -4,7 +4,9 @@ from the rules of the parts). Each takes the same arguments as arrayx's function
 from __future__ import annotations
 
 import math
+import operator
 
+from arrayx._diag import diag_with
 from arrayx.autograd._tracer import traced as xp
 
 
@@ -180,6 +182,10 @@ def ifftshift(x, /, *, axes=None):
     return _shift(x, axes, -1)
 
 
+def diag(v, /, k=0):
+    return diag_with(v, operator.index(k), xp.zeros, xp.reshape, xp.linalg.diagonal)
+
+
 def _nan_free(x, fill):
     return xp.where(xp.isnan(x), fill, x)
 
@@ -225,7 +231,7 @@ COMPOSED = {
     "broadcast_arrays": broadcast_arrays, "unstack": unstack, "meshgrid": meshgrid,
     "diff": diff, "tensordot": tensordot, "vecdot": vecdot, "nansum": nansum,
     "nanprod": nanprod, "nanmax": nanmax, "nanmin": nanmin, "nanmean": nanmean,
-    "nanvar": nanvar, "nanstd": nanstd,
+    "nanvar": nanvar, "nanstd": nanstd, "diag": diag,
 }
 LINALG_COMPOSED = {
     "outer": outer, "cross": cross, "matrix_power": matrix_power, "matrix_norm": matrix_norm,
