@@ -299,9 +299,20 @@ def test_a_non_cpu_array_never_falls_back(monkeypatch: pytest.MonkeyPatch) -> No
     (lambda x: x.transpose(), B.T), (lambda x: x.mean(), B.mean()),
     (lambda x: x.flatten(), B.flatten()), (lambda x: x.max(axis=1), B.max(axis=1)),
     (lambda x: x.item(1), B.item(1)), (lambda x: x.tolist(), B.tolist()),
+    (lambda x: x.real, B.real), (lambda x: x.imag, B.imag),
+    (lambda x: (x * 1j + 2).real, (B * 1j + 2).real), (lambda x: (x * 1j).imag, (B * 1j).imag),
 ])
 def test_numpy_methods(call, expected: object) -> None:
     same(call(xp.asarray(B)), expected)
+
+
+def test_real_imag_attributes_in_strict_mode() -> None:
+    xp.set_strict_flags(strict=True)
+    try:
+        with pytest.raises(AttributeError, match="strict mode"):
+            xp.asarray([1j]).real  # noqa: B018
+    finally:
+        xp.reset_strict_flags()
 
 
 def test_numpy_methods_are_not_members() -> None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from arrayx import _strict
 from arrayx._array import Array
+from arrayx._elementwise import imag, real
 from arrayx._manipulation import reinterpret
 
 
@@ -62,14 +63,20 @@ METHODS.update({"reshape": _varargs(np.reshape), "transpose": _varargs(np.transp
                 "flatten": _flatten, "item": _item, "tolist": _tolist, "view": _view})
 
 
+#: Attribute name -> the function that computes it from the array: NumPy's, CuPy's and
+#: PyTorch's ``x.real`` and ``x.imag`` (new arrays here, where NumPy's are views).
+ATTRIBUTES: dict[str, Callable] = {"real": real, "imag": imag}
+
+
 def method(a: Array, name: str) -> Any:
-    """``a.name`` for one of NumPy's method names (and NumPy's ``__array_priority__``, 0.0),
-    else AttributeError."""
+    """``a.name`` for one of NumPy's method or attribute names (and NumPy's
+    ``__array_priority__``, 0.0), else AttributeError."""
     if name == "__array_priority__":  # dask's tensordot compares operands' priorities
         return 0.0
     func = METHODS.get(name)
-    if func is None:
+    attribute = ATTRIBUTES.get(name)
+    if func is None and attribute is None:
         raise AttributeError(f"'arrayx.Array' object has no attribute {name!r}")
     if _strict.FLAGS.strict:
         raise AttributeError(_strict.rule(f"Array.{name}", "methods"))
-    return functools.partial(func, a)
+    return attribute(a) if attribute is not None else functools.partial(func, a)
