@@ -445,9 +445,12 @@ def _elements(fn: str, dims: tuple) -> int:
 
 def _arange_elements(dims: tuple) -> float:
     """How many elements arange would make of real arguments (floats included), else 0."""
-    args = [d for d in dims[:3] if isinstance(d, (int, float, np.integer, np.floating))
+    dims = tuple(dims[:3])
+    if len(dims) > 1 and dims[1] is None:  # arange(stop, None, step) counts from 0
+        dims = (0, dims[0], *dims[2:])
+    args = [d for d in dims if isinstance(d, (int, float, np.integer, np.floating))
             and not isinstance(d, (bool, np.bool_))]
-    if not args or len(args) != len(dims[:3]):
+    if not args or len(args) != len(dims):
         return 0
     start, stop, step = ([0.0, float(args[0]), 1.0] if len(args) == 1
                          else [float(v) for v in args] + [1.0])[:3]
