@@ -126,6 +126,31 @@ def test_unary_special_values_exact(name: str, dtype: type) -> None:
                                       err_msg=f"{name}: sign of zero")
 
 
+#: Bit patterns of lanes the vector code leaves to the C library, whose exponent arithmetic
+#: overflowed int64 (undefined behaviour, reported by tools/sanitize.sh): NaNs of every
+#: payload and sign, -0, the most negative finite values, and magnitudes near 2^53 and beyond.
+LIBRARY_LANES = np.array([0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF, 0xFFF8000000000000,
+                          0x7FF0000000000001, 0x8000000000000000, 0xFFEFFFFFFFFFFFFF,
+                          0xC341C37937E08000, 0xC3E0000000000000, 0xFFF0000000000000,
+                          0x7FEFFFFFFFFFFFFF, 0x8000000000000001], dtype=np.uint64)
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "tanh", "sin", "cos"])
+def test_lanes_left_to_the_c_library_as_numpy(name: str) -> None:
+    for dtype in (np.float64, np.float32):
+        with np.errstate(all="ignore"):
+            base = LIBRARY_LANES.view(np.float64).astype(dtype)
+            for length in (1, 5, 17):
+                a = np.resize(base, len(base) * length)
+                want = UNARY[name](a)
+                got = compute(name, a)
+                exact_lanes = ~np.isfinite(want) | (np.abs(want) <= 1) & ~np.isfinite(a)
+                np.testing.assert_array_equal(got[exact_lanes], want[exact_lanes],
+                                              err_msg=name)
+                np.testing.assert_allclose(got, want, rtol=4e-16 if dtype == np.float64
+                                           else 2e-7, err_msg=name)
+
+
 @DTYPES
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_special_values_exact(name: str, dtype: type) -> None:

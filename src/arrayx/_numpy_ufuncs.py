@@ -11,7 +11,8 @@ ufunc or method, and a call whose dtypes arrayx refuses where NumPy accepts them
 back to NumPy on views of CPU memory and hands back arrayx arrays.
 
 NumPy's meanings are kept: ``dtype=`` on a call chooses the loop (``ufunc.resolve_dtypes``; the
-inputs are cast to it, and no loop is a TypeError), on ``reduce`` it casts the input first;
+inputs are cast to it, and no loop is a TypeError; ``dtype=bool`` on a ufunc whose loops all
+give bool, such as a comparison, changes nothing), on ``reduce`` it casts the input first;
 an integer ``np.reciprocal`` stays integer and ``np.power`` of integers refuses a negative
 exponent. ``out=`` must be arrayx arrays: the result is broadcast to each, cast under the
 ``same_kind`` rule, and written where ``where=`` is true.
@@ -42,6 +43,14 @@ REDUCE: dict[np.ufunc, Any] = {
     np.logical_and: _xp.all, np.logical_or: _xp.any,
 }
 ACCUMULATE: dict[np.ufunc, Any] = {np.add: _xp.cumulative_sum, np.multiply: _xp.cumulative_prod}
+
+#: The ufuncs all of whose loops (objects aside) give bool: comparisons, logical functions,
+#: ``isnan``... Their ``dtype=bool`` chooses the loop the call chooses without it, and is
+#: taken so, not asked of ``ufunc.resolve_dtypes``: NumPy 2.4 caches a reduction's loop under
+#: the key of such a call (after ``np.less.accumulate(int64, dtype=bool)``,
+#: ``np.less(bool, int64, dtype=bool)`` resolves to bool's loop and raises UFuncTypeError).
+BOOL_LOOPS = frozenset(u for u in UFUNCS
+                       if all(t.endswith("->?") for t in u.types if "O" not in t))
 
 #: Keywords NumPy's ufuncs take whose default is the only value arrayx honours.
 DEFAULTS = {"casting": "same_kind", "order": "K", "subok": True}
@@ -101,9 +110,10 @@ def _on_arrayx(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
         func = UFUNCS.get(ufunc)
         if func is None or kwargs:
             return NotImplemented
-        if dtype is None:
+        dtype = None if dtype is None else np.dtype(dtype)
+        if dtype is None or (dtype == np.bool_ and ufunc in BOOL_LOOPS):
             return _integer_rule(ufunc, inputs, func, where)
-        return _in_loop(ufunc, inputs, np.dtype(dtype), func, where)
+        return _in_loop(ufunc, inputs, dtype, func, where)
     if method == "reduce" and ufunc in REDUCE:
         (x,) = inputs
         axis = kwargs.pop("axis", 0)

@@ -13,6 +13,9 @@
 AX_LEVEL_BEGIN
 
 typedef int64_t ax_mvi __attribute__((vector_size(sizeof(ax_mvd))));
+// Lanes as unsigned: the bit arithmetic on doubles (exponent fields, sign bits) wraps here,
+// where it would overflow int64 (undefined) for lanes left to the C library (NaN, huge x).
+typedef uint64_t ax_mvu __attribute__((vector_size(sizeof(ax_mvd))));
 
 #if defined(__AVX512F__)
 inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm512_fmadd_pd(a, b, c); }
@@ -80,7 +83,7 @@ inline exp_parts exp_reduce(ax_mvd x) {
     two_sum(fma_v(-k, l2h, x), -k * 0x1.abc9e3b39803fp-56, t, tl);
     const ax_mvd q = horner(t, EXP_C);
     const ax_mvd t2 = t * t, t2_low = fma_v(t, t, -t2);
-    const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
+    const ax_mvu kb = (ax_mvu)z - (ax_mvu)shift;
     return {(ax_mvd)((kb + 1023) << 52), t,
             0.5 * t2 + fma_v(t2 * t, q, fma_v(tl, t, tl) + 0.5 * t2_low)};
 }
@@ -128,8 +131,8 @@ inline ax_mvd tanh_accurate(ax_mvd x) {
 inline ax_mvd log_accurate(ax_mvd x) {
     const ax_mvi outside = ~((ax_mvi)(x >= 0x1p-1022) & (ax_mvi)(x <= 0x1.fffffffffffffp1023));
     const ax_mvi shift = (ax_mvi)(ax_mvd{} + 0x1.8p52);
-    const ax_mvi e = ((ax_mvi)x - 0x3fe6a09e667f3bcd) >> 52;
-    const ax_mvd f = (ax_mvd)((ax_mvi)x - (e << 52)) - 1.0;
+    const ax_mvi e = (ax_mvi)((ax_mvu)x - 0x3fe6a09e667f3bcd) >> 52;
+    const ax_mvd f = (ax_mvd)((ax_mvu)x - ((ax_mvu)e << 52)) - 1.0;
     const ax_mvd k = (ax_mvd)(e + shift) - (ax_mvd)shift;
     const ax_mvd s = f / (2.0 + f);
     const ax_mvd z = s * s, w = z * z;
@@ -171,9 +174,9 @@ template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
     const ax_mvd sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
     const ax_mvd w = 1.0 - half;
     const ax_mvd cos_r = w + ((((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl));
-    const ax_mvi n = (ax_mvi)z + (COS ? 1 : 0);
+    const ax_mvu n = (ax_mvu)z + (COS ? 1 : 0);
     ax_mvd r = (n & 1) != 0 ? cos_r : sin_r;
-    r = (ax_mvd)((ax_mvi)r ^ ((n & 2) << 62));
+    r = (ax_mvd)((ax_mvu)r ^ ((n & 2) << 62));
     if (!COS) r = x == 0.0 ? x : r;
     if (any_lane(outside)) {
         const ax_mvd c = scalar_lanes(x, [](double v) { return COS ? std::cos(v) : std::sin(v); });
@@ -196,7 +199,7 @@ inline ax_mvd exp_lean(ax_mvd x) {
     x = x > 200.0 ? ax_mvd{} + 200.0 : x;
     const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.71547652b82fep0, shift);
     const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, x);
-    const ax_mvi kb = (ax_mvi)z - (ax_mvi)shift;
+    const ax_mvu kb = (ax_mvu)z - (ax_mvu)shift;
     const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
     return (1.0 + p) * (ax_mvd)((kb + 1023) << 52);
 }
@@ -210,7 +213,7 @@ inline ax_mvd tanh_lean(ax_mvd x) {
     y = y < -40.0 ? ax_mvd{} - 40.0 : y;
     const ax_mvd z = fma_v(y, ax_mvd{} + 0x1.71547652b82fep0, shift);
     const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, y);
-    const ax_mvd scale = (ax_mvd)((((ax_mvi)z - (ax_mvi)shift) + 1023) << 52);
+    const ax_mvd scale = (ax_mvd)((((ax_mvu)z - (ax_mvu)shift) + 1023) << 52);
     const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
     const ax_mvd e = fma_v(scale, p, scale - 1.0);
     const ax_mvd r = (ax_mvd)(((ax_mvi)(-e / (e + 2.0)) & 0x7fffffffffffffff) | sign);
@@ -228,9 +231,9 @@ template <bool COS> inline ax_mvd sincos_lean(ax_mvd x) {
     const ax_mvd r2 = r * r;
     const ax_mvd sin_r = fma_v(r * r2, horner(r2, SIN_C, LEAN), r);
     const ax_mvd cos_r = fma_v(r2 * r2, horner(r2, COS_C, LEAN), 1.0 - 0.5 * r2);
-    const ax_mvi n = (ax_mvi)z + (COS ? 1 : 0);
+    const ax_mvu n = (ax_mvu)z + (COS ? 1 : 0);
     ax_mvd v = (n & 1) != 0 ? cos_r : sin_r;
-    v = (ax_mvd)((ax_mvi)v ^ ((n & 2) << 62));
+    v = (ax_mvd)((ax_mvu)v ^ ((n & 2) << 62));
     if (!COS) v = x == 0.0 ? x : v;
     if (any_lane(outside)) {
         const ax_mvd c = scalar_lanes(x, [](double u) { return COS ? std::cos(u) : std::sin(u); });
