@@ -497,3 +497,25 @@ def test_asarray_of_a_string_says_unsupported():
     # SciPy's input validation matches "Unsupported" (array-api-strict's word, too).
     with pytest.raises(TypeError, match="Unsupported array element: a str"):
         xp.asarray("a duck")
+
+
+@pytest.mark.parametrize("scalar", [np.float32(1.5), np.int8(-3), np.uint64(7), np.bool_(True),
+                                    np.complex64(1j), np.float64(2.5), np.int64(4)])
+def test_asarray_of_a_numpy_scalar_is_writeable(scalar):
+    # A NumPy scalar's buffer is read-only; NumPy's asarray of it is a new writeable 0-d array
+    # (SciPy's stats write into such results, float32 ones among them).
+    x = xp.asarray(scalar)
+    same(x, np.asarray(scalar))
+    x[()] = 0
+    assert x == 0
+    with pytest.raises(ValueError, match="copy"):
+        xp.asarray(np.float32(1.5), copy=False)
+
+
+def test_axis_error_has_numpy_words():
+    for args in ((10, 0), (0, -4)):
+        with pytest.raises(ValueError) as want:
+            np.moveaxis(np.ones(3), *args)
+        with pytest.raises(ValueError) as got:
+            xp.moveaxis(xp.ones(3), *args)
+        assert str(got.value) == str(want.value)

@@ -17,6 +17,8 @@ from arrayx._kernels.dtype_codes cimport (
 
 import operator
 
+import numpy as np
+
 from arrayx import _devices, _dtypes
 from arrayx._array import _scalar_array, apply_binary, apply_unary
 from arrayx._convert import from_buffer, from_sequence, scalar_like
@@ -415,6 +417,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         if copy is False:
             raise ValueError("converting Python objects needs a copy, but copy=False")
         return from_sequence(obj, dtype, _device_of(device))
+    elif isinstance(obj, np.generic):
+        # A NumPy scalar is immutable: its buffer is read-only. As NumPy does, the array is
+        # new and writeable (the 0-d NumPy array it views is made for it).
+        if copy is False:
+            raise ValueError("converting a NumPy scalar needs a copy, but copy=False")
+        a = from_buffer(np.array(obj))
     elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         try:
             a = from_dlpack(obj)

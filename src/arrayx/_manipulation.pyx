@@ -591,8 +591,8 @@ def moveaxis(x, source, destination, /) -> Array:
     """
     cdef Array a = as_array(x, "moveaxis")
     cdef int n = a._layout.ndim
-    src = normalized_axes(source, n)
-    dst = normalized_axes(destination, n)
+    src = normalized_axes(source, n, "source")
+    dst = normalized_axes(destination, n, "destination")
     if len(src) != len(dst):
         raise ValueError("moveaxis needs as many destinations as sources")
     order = [i for i in range(n) if i not in src]

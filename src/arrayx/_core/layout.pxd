@@ -27,7 +27,7 @@ cdef object exact_sequence(object seq)
 cdef int normalize_axis(object axis, int ndim) except -1
 cdef tuple reduction_axes(object axis, int ndim)
 cdef tuple as_items(object arg)
-cdef list normalized_axes(object axes, int ndim)
+cdef list normalized_axes(object axes, int ndim, str what=*)
 cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1
 cdef int64_t add_extent(int64_t total, int64_t extent) except -1
 

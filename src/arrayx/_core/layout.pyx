@@ -287,7 +287,7 @@ cdef int normalize_axis(object axis, int ndim) except -1:
     except TypeError:
         raise TypeError(f"an axis must be an int, got {type(axis).__name__}") from None
     if a < -ndim or a >= ndim:
-        raise AxisError(f"axis {a} is out of bounds for an array of {ndim} dimensions")
+        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
     return a + ndim if a < 0 else a
 
 
@@ -306,10 +306,16 @@ cdef tuple as_items(object arg):
     return (arg,)
 
 
-cdef list normalized_axes(object axes, int ndim):
-    """Normalised axes of an int, a tuple or a list; AxisError on a repeat."""
+cdef list normalized_axes(object axes, int ndim, str what=None):
+    """Normalised axes of an int, a tuple or a list; AxisError on a repeat. ``what`` names the
+    argument in the error (NumPy's ``source: axis 3 is out of bounds ...``)."""
     axes = as_items(axes)
-    out = [normalize_axis(a, ndim) for a in axes]
+    try:
+        out = [normalize_axis(a, ndim) for a in axes]
+    except AxisError as e:
+        if what is None:
+            raise
+        raise AxisError(f"{what}: {e}") from None
     if len(set(out)) != len(out):
         raise AxisError(f"repeated axis in {axes}")
     return out

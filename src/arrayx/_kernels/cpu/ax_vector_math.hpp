@@ -52,36 +52,30 @@ template <> struct mv_type<float> { using type = ax_mvf; };
 // and rounded once: libmvec's float64 functions are within 4 of their ULPs, 2^-27 float32 ULP,
 // so the float32 result is within half an ULP and a hair of the true value (libmvec's float32
 // functions stray up to 3 ULP).
+// The low and high halves of a float32 vector widened to float64, and two float64 vectors
+// rounded back into one float32 vector (each intrinsic's lane index a constant, as clang needs).
 #if defined(__AVX512F__)
-template <class F> inline ax_mvf via_double(ax_mvf x, F f) {
-    const ax_mvd lo = f(_mm512_cvtps_pd(_mm512_castps512_ps256(x)));
-    const ax_mvd hi = f(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(
-        _mm512_castps_pd(x), 1))));
-    return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(
-        _mm512_cvtpd_ps(lo))), _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
+inline ax_mvd low_pd(ax_mvf x) { return _mm512_cvtps_pd(_mm512_castps512_ps256(x)); }
+inline ax_mvd high_pd(ax_mvf x) {
+    return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
 }
-template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
-    auto half = [](ax_mvf v, int k) {
-        return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), k)));
-    };
-    const ax_mvd lo = f(half(x, 0), half(y, 0)), hi = f(half(x, 1), half(y, 1));
+inline ax_mvf join_ps(ax_mvd lo, ax_mvd hi) {
     return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(
         _mm512_cvtpd_ps(lo))), _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1));
 }
 #else
-template <class F> inline ax_mvf via_double(ax_mvf x, F f) {
-    const ax_mvd lo = f(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-    const ax_mvd hi = f(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
-    return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
-}
-template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
-    const ax_mvd lo = f(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
-                        _mm256_cvtps_pd(_mm256_castps256_ps128(y)));
-    const ax_mvd hi = f(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
-                        _mm256_cvtps_pd(_mm256_extractf128_ps(y, 1)));
+inline ax_mvd low_pd(ax_mvf x) { return _mm256_cvtps_pd(_mm256_castps256_ps128(x)); }
+inline ax_mvd high_pd(ax_mvf x) { return _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)); }
+inline ax_mvf join_ps(ax_mvd lo, ax_mvd hi) {
     return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
 }
 #endif
+template <class F> inline ax_mvf via_double(ax_mvf x, F f) {
+    return join_ps(f(low_pd(x)), f(high_pd(x)));
+}
+template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
+    return join_ps(f(low_pd(x), low_pd(y)), f(high_pd(x), high_pd(y)));
+}
 
 // OP's float32 vectors through libmvec's float64 NAME; its float64 runs keep the C library's
 // scalar function (within one ULP, where libmvec's strays up to 4).
