@@ -437,15 +437,19 @@ def broadcast_arrays(*arrays) -> tuple:
     cdef int64_t out[MAXDIM]
     cdef int n = layout_broadcast_shapes([(<Array>a)._layout for a in arrs], out)
     cdef Array a
-    cdef list views = []
-    cdef bint repeats
+    return tuple([_view(a, layout_broadcast_to(a._layout, n, out), _has_shape(a._layout, n, out))
+                  for a in arrs])
+
+
+cdef bint _has_shape(Layout L, int ndim, const int64_t* shape) noexcept:
+    """Whether ``L`` already has the shape ``shape`` (broadcasting it repeats nothing)."""
+    if L.ndim != ndim:
+        return False
     cdef int i
-    for a in arrs:
-        repeats = a._layout.ndim != n
-        for i in range(a._layout.ndim if not repeats else 0):
-            repeats = repeats or a._layout.shape_[i] != out[i]
-        views.append(_view(a, layout_broadcast_to(a._layout, n, out), not repeats))
-    return tuple(views)
+    for i in range(ndim):
+        if L.shape_[i] != shape[i]:
+            return False
+    return True
 
 
 def concat(arrays, /, *, axis=0) -> Array:
