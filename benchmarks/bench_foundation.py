@@ -50,7 +50,7 @@ def run(repeats: int) -> list[Timing]:
                 lambda: np.ascontiguousarray(big_np.T), repeats=repeats, target=1.0,
                 nbytes=TRANSPOSED_BYTES),
         compare("zeros((1000, 1000))", lambda: xp.zeros((1000, 1000)),
-                lambda: np.zeros((1000, 1000)), repeats=repeats),
+                lambda: np.zeros((1000, 1000)), repeats=repeats, target=1.0),
         compare("ones(10^6)", lambda: xp.ones(10**6), lambda: np.ones(10**6), repeats=repeats),
         compare("arange(10^6)", lambda: xp.arange(10**6), lambda: np.arange(10**6),
                 repeats=repeats),

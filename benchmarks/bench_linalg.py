@@ -68,7 +68,10 @@ def run(repeats: int) -> list[Timing]:
     sym = s500 + s500.T
     z = rng.standard_normal(1 << 20) + 1j * rng.standard_normal(1 << 20)
     i64 = rng.integers(-100, 100, (300, 300))
+    tall, w, r = (rng.standard_normal((100_000, 100)), rng.standard_normal(100),
+                  rng.standard_normal(100_000))
     A64, B64, A32, B32 = (xp.asarray(v) for v in (a64, b64, a32, b32))
+    TALL, W, R = (xp.asarray(v) for v in (tall, w, r))
     S500, SYM, Z, I64 = (xp.asarray(v) for v in (s500, sym, z, i64))
     return [
         compare("matmul float64 1000", lambda: A64 @ B64, lambda: a64 @ b64,
@@ -79,6 +82,10 @@ def run(repeats: int) -> list[Timing]:
                 repeats=repeats, target=1.05, exact=False, atol=1e-9),
         compare("X.mT @ X float64 1000", lambda: A64.mT @ A64, lambda: a64.T @ a64,
                 repeats=repeats, target=1.05, exact=False, atol=1e-9),
+        compare("X @ w, 100000 x 100", lambda: TALL @ W, lambda: tall @ w, repeats=repeats,
+                target=1.05, exact=False, atol=1e-9),
+        compare("X.mT @ r, 100000 x 100", lambda: TALL.mT @ R, lambda: tall.T @ r,
+                repeats=repeats, target=1.05, exact=False, atol=1e-8),
         compare("matmul int64 300", lambda: I64 @ I64, lambda: i64 @ i64, repeats=repeats),
         compare("solve 1000", lambda: xp.linalg.solve(A64, B64),
                 lambda: np.linalg.solve(a64, b64), repeats=repeats, target=1.1, exact=False,

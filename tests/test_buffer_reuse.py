@@ -68,3 +68,45 @@ def test_a_full_cache_makes_room_for_the_newest_buffer() -> None:
     assert kept - storage.cached_bytes() >= 8 * BIG * 11
     assert address(again) == where
     assert kept <= 256 << 20
+
+
+RESIDENT_SCRIPT = """
+import ctypes, mmap
+import numpy as np
+import arrayx as xp
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
+PAGE = mmap.PAGESIZE
+
+def resident_pages(a):
+    start = np.asarray(a).ctypes.data
+    first = start - start % PAGE
+    n = (start + np.asarray(a).nbytes - first + PAGE - 1) // PAGE
+    vec = ctypes.create_string_buffer(n)
+    assert libc.mincore(first, n * PAGE, vec) == 0, ctypes.get_errno()
+    return sum(b & 1 for b in vec.raw)
+
+# Dirty heap memory of the same size, freed below a live block so that the heap cannot shrink
+# (freeing a first mapping of that size makes glibc serve the size from its heap): calloc would
+# take it back and clear every byte.
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+SIZE = (8 << 20) + 64
+libc.free(libc.malloc(SIZE))
+dirty = libc.malloc(SIZE)
+ctypes.memset(dirty, 7, SIZE)
+pin = libc.malloc(1 << 20)
+libc.free(dirty)
+z = xp.zeros(1 << 20)
+print(resident_pages(z), (z.size * 8) // PAGE)
+"""
+
+
+def test_zeros_touches_no_page() -> None:
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", RESIDENT_SCRIPT], capture_output=True,
+                         text=True, check=True).stdout.split()
+    resident, pages = int(out[0]), int(out[1])
+    assert resident <= pages // 64, f"zeros of 8 MiB made {resident} of {pages} pages resident"

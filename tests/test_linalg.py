@@ -93,6 +93,45 @@ def test_matmul_mixed_dtypes_and_strided_operands(dtype):
     close(ax.asarray(x)[:, ::2] @ ax.asarray(y)[::3, ::-1], xs @ ys, dtype)
 
 
+# Matrix-vector products go to BLAS gemv with the vector read at its stride: every layout of
+# the matrix (rows or columns contiguous, or neither: copied) and of the vector (negative,
+# zero or wide strides: copied or read as they lie), batched, against NumPy.
+GEMV_CASES = {
+    "X @ w": (lambda X, v: X @ v[: X.shape[-1]]),
+    "X.mT @ r": (lambda X, v: X.mT @ v[: X.shape[-2]]),
+    "r @ X": (lambda X, v: v[: X.shape[-2]] @ X),
+    "w @ X.mT": (lambda X, v: v[: X.shape[-1]] @ X.mT),
+    "X[:, ::2] @ w": (lambda X, v: X[..., ::2] @ v[: (X.shape[-1] + 1) // 2]),
+    "X @ w[::-1]": (lambda X, v: X @ v[: X.shape[-1]][::-1]),
+    "X @ v[::3]": (lambda X, v: X @ v[::3][: X.shape[-1]]),
+    "X @ column": (lambda X, v: X @ v[: X.shape[-1], None]),
+    "row @ X": (lambda X, v: v[None, : X.shape[-2]] @ X),
+}
+
+
+@pytest.mark.parametrize("case", list(GEMV_CASES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("batch_shape", [(), (3,)])
+def test_matrix_vector_products(case, dtype, batch_shape):
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((*batch_shape, 300, 80))
+    v = rng.standard_normal(900)
+    if np.issubdtype(dtype, np.complexfloating):
+        X = X + 1j * rng.standard_normal(X.shape)
+        v = v - 2j * rng.standard_normal(v.shape)
+    X, v = X.astype(dtype), v.astype(dtype)
+    f = GEMV_CASES[case]
+    close(f(ax.asarray(X), ax.asarray(v)), f(X, v), dtype)
+
+
+def test_matrix_vector_with_a_broadcast_vector_and_non_finite_values():
+    X = np.arange(12000.0).reshape(400, 30)
+    X[7, 3], X[9, 0] = np.inf, np.nan
+    w = ax.broadcast_to(ax.asarray(0.5), (30,))  # stride 0: copied for gemv
+    close(ax.asarray(X) @ w, X @ np.full(30, 0.5), np.float64)
+    close(w @ ax.asarray(X).mT, np.full(30, 0.5) @ X.T, np.float64)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("batch_shape", [(), (3,)])
 def test_blocked_kernel_threads(threads, batch_shape):

@@ -458,10 +458,12 @@ def test_broadcast_arrays_keeps_unstretched_writeable():
         vc[0] = 1.0
 
 
-def test_devices_is_a_list():
+def test_devices_concatenate_with_a_list():
     devices = xp.__array_namespace_info__().devices()
-    assert devices == [xp.Device("cpu")]
     assert devices + [None] == [xp.Device("cpu"), None]  # SciPy's devices fixture
+    assert [None] + devices == [None, xp.Device("cpu")]
+    with pytest.raises(TypeError):
+        devices + "cpu"
 
 
 @pytest.mark.parametrize("n", [0, 1, 3])

@@ -5,7 +5,8 @@ from arrayx._core.storage cimport Storage
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
 from arrayx._kernels.dtype_codes cimport NDTYPES
 from arrayx._kernels.plans cimport (
-    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GRAM, PLAN_MAXDIM, Mat, MatmulPlan,
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, PLAN_MAXDIM, Mat,
+    MatmulPlan,
 )
 
 cdef int ITEMSIZE[NDTYPES]

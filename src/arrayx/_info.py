@@ -7,6 +7,24 @@ from arrayx import _devices, _dtypes
 __all__ = ["__array_namespace_info__"]
 
 
+class Devices(tuple):
+    """The tuple of devices the 2025.12 standard's ``devices()`` returns, which also
+    concatenates with a list, as the lists of NumPy, PyTorch and earlier versions of the
+    standard do: ``devices() + [None]`` (SciPy's ``devices`` fixture) is a list."""
+
+    __slots__ = ()
+
+    def __add__(self, other: object) -> tuple | list:
+        if isinstance(other, list):
+            return [*self, *other]
+        return tuple.__add__(self, other)
+
+    def __radd__(self, other: object) -> list:
+        if isinstance(other, list):
+            return [*other, *self]
+        return NotImplemented
+
+
 class Info:
     """The inspection object the standard's ``__array_namespace_info__()`` returns."""
 
@@ -84,22 +102,25 @@ class Info:
             "indexing": _dtypes.default_index,
         }
 
-    def devices(self) -> list:
+    def devices(self) -> Devices:
         """Every device arrayx can put arrays on here.
 
         Returns
         -------
-        list of Device
-            ``[Device('cpu')]`` today: a new list each call, as the standard has it (callers
-            extend it: SciPy's ``devices`` fixture adds ``None``).
+        tuple of Device
+            ``(Device('cpu'),)`` today, a tuple as the 2025.12 standard has it; adding a list
+            to it gives a list, as NumPy's list of devices does (SciPy's ``devices`` fixture
+            adds ``[None]``).
 
         Examples
         --------
         >>> import arrayx as xp
         >>> xp.__array_namespace_info__().devices()
-        [Device('cpu')]
+        (Device('cpu'),)
+        >>> xp.__array_namespace_info__().devices() + [None]
+        [Device('cpu'), None]
         """
-        return list(_devices.available())
+        return Devices(_devices.available())
 
     def dtypes(self, *, device: object = None, kind: object = None) -> dict:
         """The dtypes of ``kind`` available on ``device``, by name.
@@ -159,7 +180,7 @@ def __array_namespace_info__() -> Info:
     >>> import arrayx as xp
     >>> info = xp.__array_namespace_info__()
     >>> info.devices()
-    [Device('cpu')]
+    (Device('cpu'),)
     >>> info.default_dtypes()['real floating']
     dtype('float64')
     """

@@ -2,6 +2,7 @@ cdef class Storage:
     cdef char* data
     cdef void* raw
     cdef size_t capacity  # the bytes allocated at raw (for the reuse cache)
+    cdef bint mapped      # raw is a mapping of its own (munmap frees it), not malloc's
     cdef readonly Py_ssize_t nbytes
     cdef readonly object device
     cdef readonly object owner

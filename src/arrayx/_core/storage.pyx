@@ -5,7 +5,9 @@ pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as t
 it), and a few of them are kept for reuse when freed (``CACHE_SLOTS`` buffers, ``CACHE_BYTES``
 in all): the operating system zeroes every page of fresh memory at its first touch, which costs
 about as much as a pass of ``exp`` over it, and ``y = exp(x)`` in a loop would pay it on every
-call. Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
+call. A zero-filled buffer of 4 MiB or more is a fresh mapping of its own (``mmap``): its pages
+are zero until written and none is touched before then, where ``calloc`` from the heap (which
+glibc serves after freeing a mapping of that size) would clear every byte. Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
 alive through ``owner``. The last view that goes frees the buffer. Foreign memory that is not
 aligned to its element type is copied (``wrap_aligned``): the kernels read elements as C++
 types, and a misaligned one is undefined behaviour.
@@ -21,7 +23,10 @@ from libc.string cimport memcpy, memset
 
 cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
-    int MADV_HUGEPAGE
+    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
+    int munmap(void* addr, size_t length)
+    int MADV_HUGEPAGE, MAP_ANONYMOUS, MAP_PRIVATE, PROT_READ, PROT_WRITE
+    void* MAP_FAILED
 
 cdef extern from *:
     """
@@ -125,7 +130,9 @@ cdef class Storage:
 
     def __dealloc__(self):
         if self.raw != NULL:
-            if AX_EXACT_ALLOC_ON or not cache_put(self.raw, self.capacity):
+            if self.mapped:
+                munmap(self.raw, self.capacity)
+            elif AX_EXACT_ALLOC_ON or not cache_put(self.raw, self.capacity):
                 free(self.raw)
             self.raw = NULL
 
@@ -159,6 +166,8 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
         s.readonly = False
         return s
     cdef size_t offset
+    if zero and nbytes >= HUGEPAGE_MIN:
+        return _mapped_zeros(s, <size_t>nbytes, device)
     raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(&n)
     cdef bint fresh = raw == NULL
     if fresh and n < HUGEPAGE_MIN:
@@ -176,6 +185,25 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     if fresh and nbytes >= HUGEPAGE_MIN:
         offset = PAGE - (<uintptr_t>s.data % PAGE)
         madvise(s.data + offset, nbytes - offset, MADV_HUGEPAGE)
+    s.nbytes = nbytes
+    s.device = device
+    s.readonly = False
+    return s
+
+
+cdef Storage _mapped_zeros(Storage s, size_t nbytes, object device):
+    """``s`` on a fresh private mapping of ``nbytes`` zero bytes (page-aligned), none touched."""
+    cdef void* raw
+    with nogil:
+        raw = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if raw != MAP_FAILED:
+            madvise(raw, nbytes, MADV_HUGEPAGE)
+    if raw == MAP_FAILED:
+        raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
+    s.raw = raw
+    s.capacity = nbytes
+    s.mapped = True
+    s.data = <char*>raw
     s.nbytes = nbytes
     s.device = device
     s.readonly = False

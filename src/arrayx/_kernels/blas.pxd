@@ -15,6 +15,10 @@ ctypedef void (*syrk_t)(const char* uplo, const char* trans, const blas_int* n,
                         const blas_int* k, const void* alpha, const void* a,
                         const blas_int* lda, const void* beta, void* c,
                         const blas_int* ldc) noexcept nogil
+ctypedef void (*gemv_t)(const char* trans, const blas_int* m, const blas_int* n,
+                        const void* alpha, const void* a, const blas_int* lda, const void* x,
+                        const blas_int* incx, const void* beta, void* y,
+                        const blas_int* incy) noexcept nogil
 ctypedef float (*sdot_t)(blas_int n, const void* x, blas_int incx, const void* y,
                          blas_int incy) noexcept nogil
 ctypedef double (*ddot_t)(blas_int n, const void* x, blas_int incx, const void* y,
@@ -65,6 +69,7 @@ ctypedef void (*geev_complex_t)(const char* jobvl, const char* jobvr, const blas
 cdef struct Lapack:
     gemm_t gemm[4]
     syrk_t syrk[4]
+    gemv_t gemv[4]
     sdot_t sdot
     ddot_t ddot
     dotu_sub_t dotu_sub[2]

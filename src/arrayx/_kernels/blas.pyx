@@ -17,6 +17,7 @@ import numpy
 # The table's fields in order: the BLAS/LAPACK routine names (ssyevd, cheevd: each family's own).
 SYMBOLS = (
     "sgemm", "dgemm", "cgemm", "zgemm", "ssyrk", "dsyrk", "csyrk", "zsyrk",
+    "sgemv", "dgemv", "cgemv", "zgemv",
     "cblas_sdot", "cblas_ddot", "cblas_cdotu_sub", "cblas_zdotu_sub",
     "sgetrf", "dgetrf", "cgetrf", "zgetrf", "sgetrs", "dgetrs", "cgetrs", "zgetrs",
     "spotrf", "dpotrf", "cpotrf", "zpotrf", "ssyevd", "dsyevd", "cheevd", "zheevd",

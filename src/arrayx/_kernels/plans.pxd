@@ -4,11 +4,12 @@ from libc.stdint cimport int64_t
 cdef enum:
     PLAN_MAXDIM = 64
 
-# How a matrix product runs: one dot per batch (a row by a column), a Gram product (half in
-# syrk, then mirrored), gemm per batch, or arrayx's blocked kernel (bool, integers, tiny
-# products).
+# How a matrix product runs: one dot per batch (a row by a column), gemv per batch (a matrix
+# by a column, or a row by a matrix), a Gram product (half in syrk, then mirrored), gemm per
+# batch, or arrayx's blocked kernel (bool, integers, tiny products).
 cdef enum MatmulHow:
     MATMUL_DOT
+    MATMUL_GEMV
     MATMUL_GRAM
     MATMUL_GEMM
     MATMUL_BLOCKED

@@ -1,21 +1,22 @@
 """``matmul``: BLAS gemm for floating point, arrayx's blocked kernel for bool and integers.
 
 A product of one row by one column (``vecdot``, a 1-D by 1-D ``matmul``) is a BLAS dot,
-which reads strided vectors as they lie; gemm of a 1 x 1 result is many times slower.
+and a matrix by a vector (``X @ w``, ``X.mT @ r``, ``r @ X``) a BLAS gemv, both reading the
+vectors at their strides; gemm of a 1 x 1 or n x 1 result is several times slower.
 
 Operands are never copied to change their memory order: a matrix whose rows or whose columns
 are contiguous (``A`` or ``A.mT`` of a C-contiguous array) goes to gemm as is, with a transpose
 flag. Only operands with no unit stride (or negative strides) are copied first. This module
-plans the product (operand layouts, broadcast batches, which of dot, syrk, gemm or the blocked
-kernel); the engine runs it on the operands' device, without the GIL.
+plans the product (operand layouts, broadcast batches, which of dot, gemv, syrk, gemm or the
+blocked kernel); the engine runs it on the operands' device, without the GIL.
 """
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
 from arrayx._engine cimport (
-    ITEMSIZE, MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GRAM, Mat, MatmulPlan,
-    promote_codes,
+    ITEMSIZE, MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat,
+    MatmulPlan, promote_codes,
 )
 from arrayx._engine cimport matmul as engine_matmul
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32
@@ -140,7 +141,26 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     # One row times one column: a dot product per batch, on the vectors as they lie.
     cdef bint as_dot = blas and m == 1 and n == 1 and 0 < p.a.s1 <= INT_MAX \
         and 0 < p.b.s0 <= INT_MAX
-    if blas and not as_dot:
+    # A matrix times a column, or a row times a matrix: gemv per batch, the vector read at its
+    # stride (NumPy does the same; gemm of one column is several times slower).
+    cdef bint as_gemv = blas and not as_dot and (n == 1 or m == 1)
+    if as_gemv and n == 1:
+        if not blas_order(&p.a, &p.ta, &p.lda):
+            a = contiguous_copy(a, code)
+            describe(a, True, &p.a)
+            blas_order(&p.a, &p.ta, &p.lda)
+        if not 0 < p.b.s0 <= INT_MAX:
+            b = contiguous_copy(b, code)
+            describe(b, False, &p.b)
+    elif as_gemv:
+        if not blas_order(&p.b, &p.tb, &p.ldb):
+            b = contiguous_copy(b, code)
+            describe(b, False, &p.b)
+            blas_order(&p.b, &p.tb, &p.ldb)
+        if not 0 < p.a.s1 <= INT_MAX:
+            a = contiguous_copy(a, code)
+            describe(a, True, &p.a)
+    elif blas and not as_dot:
         if not blas_order(&p.a, &p.ta, &p.lda):
             a = contiguous_copy(a, code)
             describe(a, True, &p.a)
@@ -168,11 +188,15 @@ cpdef Array matmul_arrays(Array x1, Array x2):
         oshape[nd] = n
         nd += 1
     cdef Layout L = contiguous(nd, oshape)
-    cdef Array out = new_array(L, code, a._storage.device, not blas or k == 0)
+    # gemv's output is zeroed first: OpenBLAS scales y by beta = 0, which keeps a NaN that
+    # uninitialised memory may hold.
+    cdef Array out = new_array(L, code, a._storage.device, not blas or k == 0 or as_gemv)
     if L.size == 0 or k == 0:
         return out
     if as_dot:
         p.how = MATMUL_DOT
+    elif as_gemv:
+        p.how = MATMUL_GEMV
     elif blas and _is_gram(&p.a, &p.b, p.nb):
         # A Gram product: half the work in syrk, then the triangle mirrored (as NumPy does).
         p.how = MATMUL_GRAM

@@ -16,7 +16,7 @@ from arrayx._kernels.cpu cimport kernels as K
 from arrayx._kernels.blas cimport Lapack, blas_int, lapack
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 from arrayx._kernels.plans cimport (
-    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GRAM, Mat, MatmulPlan,
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMV, MATMUL_GRAM, Mat, MatmulPlan,
 )
 
 cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
@@ -189,6 +189,18 @@ cdef void dot(int code, blas_int k, char* a, blas_int inca, char* b, blas_int in
         BLAS.dotu_sub[code - DT_COMPLEX64](k, a, inca, b, incb, c)
 
 
+cdef void gemv(int code, char order, blas_int rows, blas_int cols, char* a, blas_int lda,
+               char* x, blas_int incx, char* y) noexcept nogil:
+    """``y = a @ x`` for the (rows x cols) matrix ``a``, row-major with row stride ``lda``
+    (``order`` "N") or column-major with column stride ``lda`` ("T"), the vector ``x`` at element
+    increments ``incx`` and the contiguous ``y``."""
+    cdef char trans = b"T" if order == b"N" else b"N"
+    cdef blas_int m = cols if order == b"N" else rows
+    cdef blas_int n = rows if order == b"N" else cols
+    cdef blas_int incy = 1
+    BLAS.gemv[code - DT_FLOAT32](&trans, &m, &n, one(code), a, &lda, x, &incx, &ZERO, y, &incy)
+
+
 cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
                char* c) noexcept nogil:
     """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
@@ -225,6 +237,17 @@ cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
             batch_offsets(u, p, &oa, &ob)
             dot(code, <int>p.k, p.a.data + oa, <int>p.a.s1, p.b.data + ob, <int>p.b.s0,
                 c + u * isz)
+    elif p.how == MATMUL_GEMV and p.n == 1:
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            gemv(code, p.ta, <int>p.m, <int>p.k, p.a.data + oa, p.lda, p.b.data + ob,
+                 <int>p.b.s0, c + u * cstep)
+    elif p.how == MATMUL_GEMV:
+        # A row times a matrix: the matrix's transpose times the row, b's order flipped.
+        for u in range(p.batches):
+            batch_offsets(u, p, &oa, &ob)
+            gemv(code, b"T" if p.tb == b"N" else b"N", <int>p.n, <int>p.k, p.b.data + ob,
+                 p.ldb, p.a.data + oa, <int>p.a.s1, c + u * cstep)
     elif p.how == MATMUL_GRAM:
         # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
         syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
