@@ -1,4 +1,4 @@
-"""Build arrayx's Cython/C++ kernels: -O3, C++17, and OpenMP where the compiler has it.
+"""Build arrayx's Cython/C++ kernels: -O3, C++17, threads by arrayx's own pool (-pthread).
 
 The hot kernels (``_kernels/cpu/ax_level.cpp``) are compiled once per ISA level into the
 dispatch extension, which picks one at import: the baseline, and on x86-64 AVX2 (x86-64-v3)
@@ -44,25 +44,12 @@ def _builds(src: str, flags: list[str]) -> bool:
             return False
 
 
-def _compiler_accepts(flag: str) -> bool:
-    """Whether the C++ compiler builds and links an OpenMP program with ``flag``."""
-    return _builds("#include <omp.h>\nint main(){return omp_get_max_threads() > 0 ? 0 : 1;}\n",
-                   [flag])
-
-
-OPENMP = os.environ.get("ARRAYX_NO_OPENMP") is None and _compiler_accepts("-fopenmp")
-if not OPENMP:
-    print("arrayx: building without OpenMP (kernels run on one thread)", file=sys.stderr)
-
 # -ffp-contract=off: g++ contracts a * b + c into one fused multiply-add by default (even with
 # -std=c++17) where the level has FMA, so complex products gave different bits at avx2 than
 # at the baseline; fused multiply-adds are written out (ax_vector_math's fma_v) where meant.
 COMPILE_ARGS = ["-O3", "-g0", "-std=c++17", "-fno-math-errno", "-ffp-contract=off",
-                "-Wno-unused-function"]
-LINK_ARGS: list[str] = []
-if OPENMP:
-    COMPILE_ARGS.append("-fopenmp")
-    LINK_ARGS.append("-fopenmp")
+                "-Wno-unused-function", "-pthread"]
+LINK_ARGS: list[str] = ["-pthread"]
 COMPILE_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_COMPILE_ARGS", ""))
 LINK_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_LINK_ARGS", ""))
 

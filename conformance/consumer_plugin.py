@@ -79,3 +79,19 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                 keep = [_scipy_param()]
             fixturedef.params = tuple(keep)
             fixturedef.ids = None
+
+
+#: The eager libraries SciPy names in its skip markers. A test skipped for every one of them
+#: (SciPy's "lazy backends only": Dask, JAX) tests lazy arrays, and arrayx is eager.
+EAGER = {"numpy", "cupy", "torch", "array_api_strict"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip, on arrayx, the SciPy tests its markers skip for every eager library."""
+    if BACKEND != "arrayx":
+        return
+    for item in items:
+        skipped = {mark.args[0] for mark in item.iter_markers("skip_xp_backends") if mark.args}
+        if EAGER <= skipped:
+            item.add_marker(pytest.mark.skip(reason="eager arrayx: SciPy skips this test for "
+                                                    "every eager library (lazy backends only)"))

@@ -137,3 +137,92 @@ def test_thread_count_and_default_device_set_from_many_threads(restore_threads) 
         t.join()
     assert not problems, problems[:5]
     _devices.set_default_device("cpu")
+
+
+# --- arrayx's own thread pool: fork, concurrent jobs, the default count -----------------------
+
+FORK_SCRIPT = """
+import os, sys
+import numpy as np
+import arrayx as xp
+xp.set_num_threads(2)
+a = np.random.default_rng(3).random(1 << 21)
+x = xp.asarray(a)
+expected = float(xp.sum(xp.exp(x)))  # the pool's workers start in the parent
+pid = os.fork()
+if pid == 0:
+    # The child has no workers of its parent's: its own pool must start and finish the job.
+    ok = float(xp.sum(xp.exp(x))) == expected and bool(xp.all(xp.exp(x) == xp.exp(x)))
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), float(xp.sum(xp.exp(x))) == expected)
+"""
+
+
+def test_the_pool_works_in_a_forked_child() -> None:
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", FORK_SCRIPT], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["0", "True"]
+
+
+def test_parallel_jobs_from_many_python_threads_at_once(restore_threads) -> None:
+    # One job holds the pool; the others run on their callers. Every result is exact.
+    xp.set_num_threads(2)
+    rng = np.random.default_rng(11)
+    arrays = [rng.random(N) for _ in range(6)]
+    # exp as arrayx computes it on one thread (its bits), checked against NumPy's once.
+    xp.set_num_threads(1)
+    exps = [np.asarray(xp.exp(xp.asarray(a))) for a in arrays]
+    xp.set_num_threads(2)
+    for e, a in zip(exps, arrays, strict=True):
+        np.testing.assert_allclose(e, np.exp(a), rtol=1e-15, atol=0)
+    expected = [(e, a.argmax(), np.sort(a)[::-1][:3]) for e, a in zip(exps, arrays, strict=True)]
+    errors: list[str] = []
+
+    def work(k: int) -> None:
+        x = xp.asarray(arrays[k])
+        for _ in range(5):
+            e, am, top = expected[k]
+            if not np.array_equal(np.asarray(xp.exp(x)), e):
+                errors.append(f"exp {k}")
+            if int(xp.argmax(x)) != am:
+                errors.append(f"argmax {k}")
+            if not np.array_equal(np.asarray(xp.take(x, xp.argsort(x)[::-1][:3])), top):
+                errors.append(f"argsort {k}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.mark.parametrize(("env", "expected"), [
+    ({"OMP_NUM_THREADS": "3"}, "3"),
+    ({"OMP_NUM_THREADS": "3,2"}, "3"),
+    ({"OMP_NUM_THREADS": "3", "ARRAYX_NUM_THREADS": "5"}, "5"),
+])
+def test_default_thread_count_from_the_environment(env: dict, expected: str) -> None:
+    import os
+    import subprocess
+    import sys
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("OMP_NUM_THREADS", "ARRAYX_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", "import arrayx; print(arrayx.get_num_threads())"],
+                         capture_output=True, text=True, check=True, env={**base, **env})
+    assert out.stdout.strip() == expected
+
+
+def test_default_thread_count_is_the_cores_this_process_may_use() -> None:
+    import os
+    import subprocess
+    import sys
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("OMP_NUM_THREADS", "ARRAYX_NUM_THREADS")}
+    script = "import os, arrayx; print(arrayx.get_num_threads(), len(os.sched_getaffinity(0)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env=base).stdout.split()
+    assert out[0] == out[1]

@@ -20,7 +20,7 @@ def info() -> str:
     -------
     str
         The arrayx and standard versions, Python and NumPy versions, the devices, then the
-        machine (CPU model, load, kernel threads and OpenMP, the ISA level the kernels run at,
+        machine (CPU model, load, kernel threads, the ISA level the kernels run at,
         NumPy's own dispatch targets and BLAS), one per line.
     """
     devices = ", ".join(str(d) for d in xp.__array_namespace_info__().devices())

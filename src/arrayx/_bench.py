@@ -210,20 +210,19 @@ def environment() -> dict[str, str]:
     -------
     dict of str to str
         CPU model and count, load average (other work on the machine skews timings, the
-        threaded kernels' most), arrayx kernel threads and OpenMP, the ISA level arrayx's
+        threaded kernels' most), arrayx's kernel threads, the ISA level arrayx's
         kernels run at (of those the build and the CPU have), NumPy version, NumPy's own
         dispatch targets and, when ``threadpoolctl`` is importable, NumPy's BLAS.
     """
     import arrayx
     from arrayx._kernels.cpu import dispatch
-    from arrayx._kernels.cpu.iterate import has_openmp
 
     env = {
         "cpu": cpu_model(),
         "cpus": str(os.cpu_count()),
         "load average (1 min)": f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?",
         "arrayx": arrayx.__version__,
-        "arrayx threads": f"{arrayx.get_num_threads()} (OpenMP {'on' if has_openmp() else 'off'})",
+        "arrayx threads": f"{arrayx.get_num_threads()} (arrayx's own pool)",
         "arrayx ISA level": f"{dispatch.level()} (this CPU: "
                             f"{', '.join(dispatch.supported_levels())}; ARRAYX_CPU_LEVEL caps it)",
         "numpy": np.__version__,

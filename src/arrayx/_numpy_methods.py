@@ -70,9 +70,12 @@ ATTRIBUTES: dict[str, Callable] = {"real": real, "imag": imag}
 
 def method(a: Array, name: str) -> Any:
     """``a.name`` for one of NumPy's method or attribute names (and NumPy's
-    ``__array_priority__``, 0.0), else AttributeError."""
+    ``__array_priority__``, 0.0, and dask's ``__dask_tokenize__``), else AttributeError."""
     if name == "__array_priority__":  # dask's tensordot compares operands' priorities
         return 0.0
+    if name == "__dask_tokenize__":  # dask's graph keys: the buffer's hash, as NumPy's
+        from arrayx._dask import token
+        return functools.partial(token, a)
     func = METHODS.get(name)
     attribute = ATTRIBUTES.get(name)
     if func is None and attribute is None:

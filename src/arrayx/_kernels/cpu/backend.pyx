@@ -7,7 +7,6 @@ Elementwise passes, folds and scans go through the strided driver (``iterate``) 
 Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS NumPy calls
 (``arrayx._kernels.blas``), bound at the first product (``load_blas``).
 """
-from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint8_t
 
 from arrayx._kernels.cpu cimport dispatch
@@ -269,22 +268,32 @@ cdef void _run_blocked(matmul_fn fn, int isz, MatmulPlan* p, char* c) noexcept n
         rows_per = (p.m + chunks - 1) // chunks
         chunks = (p.m + rows_per - 1) // rows_per
     units = p.batches * chunks
+    cdef BlockedJob job
+    job.fn, job.isz, job.p, job.c, job.chunks, job.rows_per = fn, isz, p, c, chunks, rows_per
     if threads <= 1 or work < PARALLEL_MIN_WORK or units < 2:
         for u in range(units):
-            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+            _blocked_unit(&job, u)
     else:
-        for u in prange(units, num_threads=threads, schedule="static"):
-            _blocked_unit(fn, isz, p, c, u, chunks, rows_per)
+        iterate.parallel_for(units, _blocked_unit, &job)
 
 
-cdef inline void _blocked_unit(matmul_fn fn, int isz, MatmulPlan* p, char* c, int64_t u,
-                               int64_t chunks, int64_t rows_per) noexcept nogil:
-    cdef int64_t bi = u // chunks
-    cdef int64_t r0 = (u % chunks) * rows_per
-    cdef int64_t r1 = min(p.m, r0 + rows_per)
+cdef struct BlockedJob:
+    matmul_fn fn
+    int isz
+    MatmulPlan* p
+    char* c
+    int64_t chunks, rows_per
+
+
+cdef void _blocked_unit(void* ctx, int64_t u) noexcept nogil:
+    cdef BlockedJob* j = <BlockedJob*>ctx
+    cdef MatmulPlan* p = j.p
+    cdef int64_t bi = u // j.chunks
+    cdef int64_t r0 = (u % j.chunks) * j.rows_per
+    cdef int64_t r1 = min(p.m, r0 + j.rows_per)
     cdef int64_t oa, ob
     if r0 >= r1:
         return
     batch_offsets(bi, p, &oa, &ob)
-    fn(p.a.data + oa + r0 * p.a.s0 * isz, p.a.s0, p.a.s1, p.b.data + ob, p.b.s0,
-       c + (bi * p.m + r0) * p.n * isz, r1 - r0, p.n, p.k)
+    j.fn(p.a.data + oa + r0 * p.a.s0 * j.isz, p.a.s0, p.a.s1, p.b.data + ob, p.b.s0,
+         j.c + (bi * p.m + r0) * p.n * j.isz, r1 - r0, p.n, p.k)

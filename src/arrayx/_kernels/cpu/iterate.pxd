@@ -29,6 +29,9 @@ cdef inline int threads_now() noexcept nogil:
     """The kernel thread count, read once (atomically)."""
     return ax_load_int(&num_threads)
 
+ctypedef void (*unit_fn)(void* ctx, int64_t unit) noexcept nogil
+
+cdef void parallel_for(int64_t units, unit_fn fn, void* ctx) noexcept nogil
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
               const int64_t* strides, const int* itemsize, bint serial=*,
               const loop2d_fn* casts=*) noexcept nogil

@@ -3,11 +3,11 @@
 It takes a coalesced iteration space (``ndim`` dimensions, the last one innermost), the base
 pointers of ``nop`` operands and their element strides (``strides[k * ndim + d]``), and hands
 2-D blocks (the last two dimensions, or row and column chunks of them) to a typed ``loop2d_fn``.
-Above a size threshold the blocks are spread over OpenMP threads.
+Above a size threshold the blocks are spread over the threads of arrayx's own pool
+(``ax_pool.hpp``): each parallel loop below is a context struct and a function of one unit.
 """
 import os
 
-from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
@@ -17,8 +17,9 @@ from arrayx._kernels.cpu.kernels cimport (
     argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, take_fn, total_fn,
 )
 
-cdef extern from "ax_omp.h" nogil:
-    int omp_get_max_threads()
+cdef extern from "ax_pool.hpp" nogil:
+    void pool_parallel_for "ax_pool::parallel_for"(int64_t units, int threads, unit_fn fn,
+                                                    void* ctx)
 
 # Below this many elements a kernel runs on the calling thread: on a busy machine waking a
 # second thread (which may have to wait for a core) costs more than it saves.
@@ -31,9 +32,23 @@ cdef int64_t TILE = 64
 cdef int num_threads = 1
 
 
-# More threads than this are a mistake, not a wish: OpenMP aborts the process when it cannot
-# create the threads asked for.
+# More threads than this are a mistake, not a wish.
 MAX_THREADS = 1024
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity mask, as OpenMP counts them)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _omp_num_threads() -> int | None:
+    """``OMP_NUM_THREADS``'s first count when it is a valid one (users set it to cap every
+    library's threads), else None."""
+    first = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    return int(first) if first.isdigit() and 1 <= int(first) <= MAX_THREADS else None
 
 
 def _default_threads() -> int:
@@ -46,16 +61,16 @@ def _default_threads() -> int:
         if not 1 <= n <= MAX_THREADS:  # as set_num_threads refuses it, not clamped
             raise ValueError(f"ARRAYX_NUM_THREADS must be from 1 to {MAX_THREADS}, got {env!r}")
         return n
-    return max(1, omp_get_max_threads())
+    return _omp_num_threads() or min(_cores(), MAX_THREADS)
 
 
 def get_num_threads() -> int:
     """The number of threads the CPU kernels use for operations on large arrays.
 
-    Operations of at least 2^19 elements (sizes vary by kernel) run on this many OpenMP
-    threads; smaller ones run on the calling thread. The default is ``ARRAYX_NUM_THREADS``, or
-    OpenMP's default when it is unset (``OMP_NUM_THREADS``, else every core); 1 when arrayx
-    was built without OpenMP.
+    Operations of at least 2^19 elements (sizes vary by kernel) run on this many threads of
+    arrayx's own pool (the calling thread among them); smaller ones run on the calling thread.
+    The default is ``ARRAYX_NUM_THREADS``, else ``OMP_NUM_THREADS`` (as OpenMP libraries read
+    it), else every core the process may run on.
 
     Returns
     -------
@@ -79,8 +94,7 @@ def set_num_threads(n) -> None:
     Parameters
     ----------
     n : int
-        From 1 to 1024 (OpenMP aborts the process when it cannot create the threads asked
-        for).
+        From 1 to 1024.
 
     Returns
     -------
@@ -109,22 +123,7 @@ def set_num_threads(n) -> None:
     ax_store_int(&num_threads, n)
 
 
-cdef extern from *:
-    """
-    #ifdef _OPENMP
-    #define AX_OPENMP_BUILT 1
-    #else
-    #define AX_OPENMP_BUILT 0
-    #endif
-    """
-    int AX_OPENMP_BUILT
-
 ax_store_int(&num_threads, _default_threads())
-
-
-def has_openmp() -> bool:
-    """Whether the kernels were built with OpenMP."""
-    return bool(AX_OPENMP_BUILT)
 
 
 cdef inline void run_unit(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
@@ -274,12 +273,38 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
         for u in range(units):
             run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
                      rows_per, cols_per, tiled, casts)
-    else:
-        # Guided: big first shares, then smaller ones, so a thread that gets no core for a
-        # while leaves its share to the others.
-        for u in prange(units, num_threads=threads, schedule="guided"):
-            run_unit(fn, nop, ndim, shape, base, strides, itemsize, u, row_blocks, col_blocks,
-                     rows_per, cols_per, tiled, casts)
+        return
+    # Units of about BLOCK elements, taken one at a time: a thread that gets no core for a
+    # while leaves the rest to the others.
+    cdef RunJob job
+    job.fn, job.nop, job.ndim, job.shape, job.base = fn, nop, ndim, shape, base
+    job.strides, job.itemsize, job.casts, job.tiled = strides, itemsize, casts, tiled
+    job.row_blocks, job.col_blocks, job.rows_per, job.cols_per = (row_blocks, col_blocks,
+                                                                   rows_per, cols_per)
+    pool_parallel_for(units, threads, run_job_unit, &job)
+
+
+cdef struct RunJob:
+    loop2d_fn fn
+    int nop, ndim
+    const int64_t* shape
+    char** base
+    const int64_t* strides
+    const int* itemsize
+    const loop2d_fn* casts
+    bint tiled
+    int64_t row_blocks, col_blocks, rows_per, cols_per
+
+
+cdef void run_job_unit(void* ctx, int64_t u) noexcept nogil:
+    cdef RunJob* j = <RunJob*>ctx
+    run_unit(j.fn, j.nop, j.ndim, j.shape, j.base, j.strides, j.itemsize, u, j.row_blocks,
+             j.col_blocks, j.rows_per, j.cols_per, j.tiled, j.casts)
+
+
+cdef void parallel_for(int64_t units, unit_fn fn, void* ctx) noexcept nogil:
+    """``fn(ctx, u)`` for every ``u`` below ``units``, over the kernel threads (the pool)."""
+    pool_parallel_for(units, threads_now(), fn, ctx)
 
 
 cdef inline int64_t part_start(int64_t part, int64_t n) noexcept nogil:
@@ -304,6 +329,24 @@ cdef inline void run_part(loop2d_fn fn, int nop, int ndim, const int64_t* shape,
     if private_out != NULL:
         ptrs[nop - 1] = private_out
     run(fn, nop, ndim, sub, ptrs, strides, itemsize, True, casts)
+
+
+cdef struct FoldJob:
+    loop2d_fn fn
+    int nop, ndim, axis
+    const int64_t* shape
+    char** base
+    const int64_t* strides
+    const int* itemsize
+    const loop2d_fn* casts
+    char* buffers   # the private outputs of ranges 1.. (NULL: ranges write disjoint outputs)
+    int64_t bytes_per
+
+
+cdef void fold_part(void* ctx, int64_t p) noexcept nogil:
+    cdef FoldJob* j = <FoldJob*>ctx
+    run_part(j.fn, j.nop, j.ndim, j.shape, j.base, j.strides, j.itemsize, j.casts, j.axis, p,
+             j.buffers + (p - 1) * j.bytes_per if j.buffers != NULL and p else NULL)
 
 
 cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, int ndim,
@@ -340,9 +383,11 @@ cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, i
             return -1
         for p in range(FOLD_PARTS - 1):
             init(buffers + p * bytes_per, out_size)
-    for p in prange(FOLD_PARTS, num_threads=threads_now(), schedule="dynamic"):
-        run_part(fn, nop, ndim, shape, base, strides, itemsize, casts, axis, p,
-                 buffers + (p - 1) * bytes_per if reduced and p else NULL)
+    cdef FoldJob job
+    job.fn, job.nop, job.ndim, job.shape, job.base = fn, nop, ndim, shape, base
+    job.strides, job.itemsize, job.casts, job.axis = strides, itemsize, casts, axis
+    job.buffers, job.bytes_per = buffers if reduced else NULL, bytes_per
+    parallel_for(FOLD_PARTS, fold_part, &job)
     cdef char* ptrs[2]
     cdef int64_t st[4]
     st[0] = 0
@@ -356,6 +401,23 @@ cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, i
             combine(ptrs, st, 1, out_size)
         free(buffers)
     return 0
+
+
+cdef struct ArgJob:
+    argextreme_fn fn
+    const char* data
+    int64_t n
+    int itemsize
+    bint want_max
+    int64_t* found
+
+
+cdef void arg_part(void* ctx, int64_t p) noexcept nogil:
+    cdef ArgJob* j = <ArgJob*>ctx
+    cdef int64_t start = part_start(p, j.n)
+    j.fn(j.data + start * j.itemsize, &j.found[p], 1, part_start(p + 1, j.n) - start,
+         j.want_max)
+    j.found[p] = j.found[p] + start
 
 
 cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int itemsize,
@@ -372,14 +434,45 @@ cdef int64_t arg_extreme(argextreme_fn fn, const char* data, int64_t n, int item
     if n < PARALLEL_MIN or threads == 1:
         fn(data, &best, 1, n, want_max)
         return best
-    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = part_start(p, n)
-        fn(data + start * itemsize, &found[p], 1, part_start(p + 1, n) - start, want_max)
-        found[p] = found[p] + start
+    cdef ArgJob job
+    job.fn, job.data, job.n, job.itemsize, job.want_max, job.found = (fn, data, n, itemsize,
+                                                                      want_max, found)
+    pool_parallel_for(FOLD_PARTS, threads, arg_part, &job)
     for p in range(FOLD_PARTS):
         memcpy(candidates + p * itemsize, data + found[p] * itemsize, itemsize)
     fn(candidates, &best, 1, FOLD_PARTS, want_max)
     return found[best]
+
+
+cdef struct ScanJob:
+    scan_fn scan
+    total_fn total
+    const char* data
+    int64_t n, row_stride, stride, out_row
+    char* out
+    int itemsize
+    char* totals    # one per range
+    char* offsets   # the running total before each range but the first
+
+
+cdef void scan_row(void* ctx, int64_t r) noexcept nogil:
+    cdef ScanJob* j = <ScanJob*>ctx
+    j.scan(j.data + r * j.row_stride * j.itemsize, j.n, j.stride,
+           j.out + r * j.out_row * j.itemsize, NULL)
+
+
+cdef void scan_total(void* ctx, int64_t p) noexcept nogil:
+    cdef ScanJob* j = <ScanJob*>ctx
+    cdef int64_t start = part_start(p, j.n)
+    j.total(j.data + start * j.stride * j.itemsize, part_start(p + 1, j.n) - start, j.stride,
+            j.totals + p * j.itemsize)
+
+
+cdef void scan_part(void* ctx, int64_t p) noexcept nogil:
+    cdef ScanJob* j = <ScanJob*>ctx
+    cdef int64_t start = part_start(p, j.n)
+    j.scan(j.data + start * j.stride * j.itemsize, part_start(p + 1, j.n) - start, j.stride,
+           j.out + start * j.itemsize, j.offsets + (p - 1) * j.itemsize if p else <char*>NULL)
 
 
 cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows, int64_t n,
@@ -393,33 +486,46 @@ cdef void run_scan(scan_fn scan, total_fn total, const char* data, int64_t rows,
     running total of those before it (in parallel), whatever the thread count.
     """
     cdef int threads = threads_now()
-    cdef int64_t r, p, start, length
+    cdef int64_t r
     cdef char totals[FOLD_PARTS * 16]
     cdef char offsets[FOLD_PARTS * 16]
+    cdef ScanJob job
+    job.scan, job.total, job.data, job.n, job.row_stride = scan, total, data, n, row_stride
+    job.stride, job.out, job.out_row, job.itemsize = stride, out, out_row, itemsize
+    job.totals, job.offsets = totals, offsets
     if rows > 1 or n < PARALLEL_MIN:
         if threads == 1 or rows * n < PARALLEL_MIN or rows < threads:
             for r in range(rows):
-                scan(data + r * row_stride * itemsize, n, stride, out + r * out_row * itemsize,
-                     NULL)
+                scan_row(&job, r)
         else:
-            for r in prange(rows, num_threads=threads, schedule="guided"):
-                scan(data + r * row_stride * itemsize, n, stride, out + r * out_row * itemsize,
-                     NULL)
+            pool_parallel_for(rows, threads, scan_row, &job)
         return
-    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = part_start(p, n)
-        total(data + start * stride * itemsize, part_start(p + 1, n) - start, stride,
-              totals + p * itemsize)
+    pool_parallel_for(FOLD_PARTS, threads, scan_total, &job)
     scan(totals, FOLD_PARTS, 1, offsets, NULL)
-    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = part_start(p, n)
-        length = part_start(p + 1, n) - start
-        scan(data + start * stride * itemsize, length, stride, out + start * itemsize,
-             &offsets[(p - 1) * itemsize] if p else <char*>NULL)
+    pool_parallel_for(FOLD_PARTS, threads, scan_part, &job)
 
 
 # Random reads wait on memory, not on arithmetic: gathers go parallel from this many indices.
 cdef int64_t GATHER_PARALLEL_MIN = 1 << 16
+
+
+cdef struct TakeJob:
+    take_fn take_1d
+    const char* src
+    int64_t n, stride, m
+    const int64_t* idx
+    char* out
+    int itemsize
+    int64_t* bad    # per range: the position of its first bad index, or -1
+
+
+cdef void take_part(void* ctx, int64_t p) noexcept nogil:
+    cdef TakeJob* j = <TakeJob*>ctx
+    cdef int64_t start = part_start(p, j.m)
+    j.bad[p] = j.take_1d(j.src, j.n, j.stride, j.idx + start, part_start(p + 1, j.m) - start,
+                         j.out + start * j.itemsize, j.itemsize)
+    if j.bad[p] >= 0:
+        j.bad[p] = j.bad[p] + start
 
 
 cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
@@ -431,13 +537,11 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
     if threads == 1 or m < GATHER_PARALLEL_MIN:
         return take_1d(src, n, stride, idx, m, out, itemsize)
     cdef int64_t bad[FOLD_PARTS]
-    cdef int64_t p, start
-    for p in prange(FOLD_PARTS, num_threads=threads, schedule="dynamic"):
-        start = part_start(p, m)
-        bad[p] = take_1d(src, n, stride, idx + start, part_start(p + 1, m) - start,
-                         out + start * itemsize, itemsize)
-        if bad[p] >= 0:
-            bad[p] = bad[p] + start
+    cdef int64_t p
+    cdef TakeJob job
+    job.take_1d, job.src, job.n, job.stride, job.idx = take_1d, src, n, stride, idx
+    job.m, job.out, job.itemsize, job.bad = m, out, itemsize, bad
+    pool_parallel_for(FOLD_PARTS, threads, take_part, &job)
     for p in range(FOLD_PARTS):
         if bad[p] >= 0:
             return bad[p]

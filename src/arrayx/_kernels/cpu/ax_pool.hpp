@@ -1,0 +1,198 @@
+// arrayx's own thread pool: fn(ctx, u) for every u in [0, units), the calling thread and up to
+// threads - 1 pool workers taking units one at a time from a shared counter.
+//
+// Why not OpenMP: GNU OpenMP's idle workers spin for up to 300,000 pause loops (milliseconds)
+// after each parallel region, on the cores OpenBLAS's threads need for the product that
+// follows, and a static or guided split waits for a worker that another process keeps off its
+// core. Here a worker spins only briefly (AX_POOL_SPIN pauses, some tens of microseconds) before
+// it sleeps on a condition variable, and the units are small and taken one at a time, so the
+// calling thread finishes what a descheduled worker has not started. No process-wide setting
+// changes: the pool is arrayx's alone.
+//
+// On a machine whose cores are busy with other work, a worker that holds a unit can lose its
+// core for a scheduler time slice (milliseconds), and the caller waits for it: more threads
+// than free cores is slower than one thread. So the caller times each job: when it waited for
+// other threads' units more than a quarter of the job (and over 50 us), the next jobs run on
+// the caller alone for a while (5 ms, doubling while probes keep finding the cores busy, up to
+// half a second), after which one job tries the workers again.
+//
+// The job's counter holds the job's generation in its high 24 bits and the next unit in its low
+// 40: a worker claims a unit by a compare-and-swap that names the generation it read, so a
+// worker that wakes late can never claim a unit of a later job with the earlier job's function.
+// The caller returns when every unit has finished (not when every worker has looked), and a
+// worker touches nothing of the job's after finishing its last unit. A job submitted while
+// another runs (a second Python thread) runs on its caller alone. After fork() the child starts
+// a fresh pool (its parent's workers do not exist there).
+#pragma once
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <new>
+#include <thread>
+
+namespace ax_pool {
+
+typedef void (*unit_fn)(void* ctx, int64_t unit);
+
+constexpr int GEN_SHIFT = 40;
+constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
+#ifndef AX_POOL_SPIN
+#define AX_POOL_SPIN 2000
+#endif
+
+inline void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+struct Pool {
+    std::atomic<uint64_t> counter{0};    // generation << 40 | next unit
+    std::atomic<int64_t> finished{0};    // units of the current job run to their end
+    std::atomic<uint32_t> posted{0};     // the generation workers wait for
+    std::atomic<int> sleepers{0};
+    // The current job (written before counter and posted; atomics so that a worker's late
+    // read is no data race).
+    std::atomic<unit_fn> fn{nullptr};
+    std::atomic<void*> ctx{nullptr};
+    std::atomic<int64_t> units{0};
+    std::atomic<int> helpers{0};         // workers that may take part in it
+    int workers = 0;                     // workers started
+    // Under the submit lock: until when jobs run on their caller alone, and for how long the
+    // last contended probe sent them there.
+    std::chrono::steady_clock::time_point serial_until{};
+    std::chrono::microseconds backoff{0};
+    std::mutex submit;                   // one job at a time
+    std::mutex sleep;
+    std::condition_variable wake;
+};
+
+inline Pool* pool_instance = nullptr;    // never freed: workers may wait on it at exit
+
+inline void worker_loop(Pool* p, int index) noexcept;
+
+inline void reset_after_fork() noexcept {
+    // The child has none of the parent's workers; the parent's pool is left as it was.
+    pool_instance = new (std::nothrow) Pool();
+}
+
+inline Pool* pool() noexcept {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        pool_instance = new (std::nothrow) Pool();
+        pthread_atfork(nullptr, nullptr, reset_after_fork);
+    });
+    return pool_instance;
+}
+
+// Claim the next unit of generation gen; -1 when that job has none left (or has ended).
+inline int64_t claim(Pool* p, uint64_t gen, int64_t units) noexcept {
+    uint64_t c = p->counter.load(std::memory_order_acquire);
+    while ((c >> GEN_SHIFT) == gen && int64_t(c & UNIT_MASK) < units) {
+        if (p->counter.compare_exchange_weak(c, c + 1, std::memory_order_acq_rel))
+            return int64_t(c & UNIT_MASK);
+    }
+    return -1;
+}
+
+// Run units of the job whose generation is gen until none is left.
+inline void work(Pool* p, uint64_t gen, unit_fn fn, void* ctx, int64_t units) noexcept {
+    int64_t u;
+    while ((u = claim(p, gen, units)) >= 0) {
+        fn(ctx, u);
+        p->finished.fetch_add(1, std::memory_order_acq_rel);
+    }
+}
+
+inline void worker_loop(Pool* p, int index) noexcept {
+    uint32_t seen = p->posted.load(std::memory_order_acquire);
+    for (;;) {
+        uint32_t now = p->posted.load(std::memory_order_acquire);
+        for (int spin = 0; now == seen && spin < AX_POOL_SPIN; ++spin) {
+            pause();
+            now = p->posted.load(std::memory_order_acquire);
+        }
+        if (now == seen) {
+            std::unique_lock<std::mutex> lock(p->sleep);
+            p->sleepers.fetch_add(1, std::memory_order_seq_cst);
+            p->wake.wait(lock, [&] {
+                return p->posted.load(std::memory_order_seq_cst) != seen;
+            });
+            p->sleepers.fetch_sub(1, std::memory_order_relaxed);
+            now = p->posted.load(std::memory_order_acquire);
+        }
+        seen = now;
+        // The job's fields were written before posted: read them, then claim with the
+        // generation of the counter (a stale read fails the claim, never runs a unit).
+        const uint64_t gen = p->counter.load(std::memory_order_acquire) >> GEN_SHIFT;
+        if (index < p->helpers.load(std::memory_order_relaxed))
+            work(p, gen, p->fn.load(std::memory_order_relaxed),
+                 p->ctx.load(std::memory_order_relaxed), p->units.load(std::memory_order_relaxed));
+    }
+}
+
+// fn(ctx, u) for u in [0, units) on the calling thread and up to threads - 1 workers (on the
+// calling thread alone when the pool cannot be had).
+inline void parallel_for(int64_t units, int threads, unit_fn fn, void* ctx) noexcept {
+    Pool* p = threads > 1 && units > 1 ? pool() : nullptr;
+    std::unique_lock<std::mutex> job;
+    if (p != nullptr) job = std::unique_lock<std::mutex>(p->submit, std::try_to_lock);
+    using clock = std::chrono::steady_clock;
+    const clock::time_point start = p != nullptr && job.owns_lock() ? clock::now()
+                                                                   : clock::time_point{};
+    if (p == nullptr || !job.owns_lock() || units > int64_t(UNIT_MASK) ||
+        start < p->serial_until) {
+        for (int64_t u = 0; u < units; ++u) fn(ctx, u);
+        return;
+    }
+    const int helpers = int(threads - 1 < units - 1 ? threads - 1 : units - 1);
+    while (p->workers < helpers) {
+        try {
+            std::thread(worker_loop, p, p->workers).detach();
+        } catch (...) {
+            break;  // no more threads: the ones there are (and the caller) do the work
+        }
+        ++p->workers;
+    }
+    const uint64_t gen = ((p->counter.load(std::memory_order_relaxed) >> GEN_SHIFT) + 1) &
+                         ((uint64_t(1) << (64 - GEN_SHIFT)) - 1);
+    p->fn.store(fn, std::memory_order_relaxed);
+    p->ctx.store(ctx, std::memory_order_relaxed);
+    p->units.store(units, std::memory_order_relaxed);
+    p->helpers.store(helpers, std::memory_order_relaxed);
+    p->finished.store(0, std::memory_order_relaxed);
+    p->counter.store(gen << GEN_SHIFT, std::memory_order_release);
+    p->posted.fetch_add(1, std::memory_order_seq_cst);
+    if (p->sleepers.load(std::memory_order_seq_cst) > 0) {
+        std::lock_guard<std::mutex> lock(p->sleep);
+        p->wake.notify_all();
+    }
+    work(p, gen, fn, ctx, units);
+    // Units a worker still runs: wait for them, giving the core away if it takes long.
+    if (p->finished.load(std::memory_order_acquire) < units) {
+        const clock::time_point own = clock::now();
+        for (int spin = 0; p->finished.load(std::memory_order_acquire) < units; ++spin) {
+            if (spin < AX_POOL_SPIN) pause();
+            else sched_yield();
+        }
+        const clock::time_point end = clock::now();
+        if (end - own > std::chrono::microseconds(50) && (end - own) * 4 > end - start) {
+            using std::chrono::microseconds;
+            p->backoff = p->backoff < microseconds(5000) ? microseconds(5000)
+                         : p->backoff * 2 > microseconds(500000) ? microseconds(500000)
+                         : p->backoff * 2;
+            p->serial_until = end + p->backoff;
+            return;
+        }
+    }
+    p->backoff = std::chrono::microseconds(0);
+}
+
+}  // namespace ax_pool
