@@ -1,5 +1,6 @@
 """Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [--json FILE]
-[--plot FILE] [SUITE ...]``.
+[--plot FILE] [SUITE ...]``, or the whole programs: ``python -m benchmarks workloads
+[--rounds N] [--busy] ...`` (``benchmarks/workloads.py``: each library in its own process).
 
 Unset ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` in the benchmark command only (they slow
 NumPy's BLAS on some machines): ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m
@@ -9,6 +10,7 @@ benchmarks``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import arrayx as xp
 from benchmarks import (
@@ -19,6 +21,7 @@ from benchmarks import (
     bench_linalg,
     bench_manipulation,
     bench_reductions,
+    workloads,
 )
 from benchmarks.harness import Timing, describe_environment, repeats, table
 from benchmarks.report import run_record, write_json, write_plot
@@ -47,6 +50,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="draw the arrayx/NumPy ratio of each case to FILE (matplotlib)")
     parser.add_argument("suites", nargs="*", metavar="SUITE",
                         help=f"suites to run (default: all of {', '.join(SUITES)})")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["workloads"]:
+        workloads.main(argv[1:])
+        return
     args = parser.parse_args(argv)
     unknown = [s for s in args.suites if s not in SUITES]
     if unknown:
