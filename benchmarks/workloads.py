@@ -11,9 +11,12 @@ the rounds of each round's median time. The libraries:
   faster of the two is the reference (NumPy's AVX-512 sort is slower on some CPUs);
 - ``torch``: PyTorch's CPU build through ``array_api_compat.torch``, where it is installed.
 
-``--busy`` starts one busy-looping process beside the whole run (a shared machine). A program
-a library cannot run (the autograd loop on NumPy, dask over PyTorch) shows ``-``. Each child
-also returns a checksum of its program's result; the parent checks it against NumPy's.
+``--busy`` starts one busy-looping process beside the whole run (a shared machine). ``--json
+FILE`` writes the run (``docs/_data/workloads.json`` for the documentation's table) and
+``--plot FILE`` draws arrayx's ratios to NumPy and PyTorch (``docs/_static/workloads.png``).
+A program a library cannot run (the autograd loop on NumPy, dask over PyTorch) shows ``-``.
+Each child also returns a checksum of its program's result; the parent checks it against
+NumPy's.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -323,13 +327,57 @@ def report(result: dict[str, dict[str, float | None]], names: list[str]) -> str:
     rows = [head, ["---"] * len(head)]
     for name in names:
         ax = result.get("arrayx", {}).get(name)
-        best_np = min((v for v in (result.get("numpy", {}).get(name),
-                                   result.get("numpy-avx2", {}).get(name)) if v is not None),
-                      default=None)
+        best_np = best_numpy(result, name)
         rows.append([name, *[ms(result[lib].get(name)) for lib in libs], ratio(ax, best_np),
                      ratio(ax, result.get("torch", {}).get(name)),
                      ratio(ax, result.get("arrayx-1", {}).get(name))])
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
+def best_numpy(result: dict[str, dict[str, float | None]], name: str) -> float | None:
+    """NumPy's faster time for ``name`` over its dispatch levels (None if it cannot run it)."""
+    return min((v for v in (result.get("numpy", {}).get(name),
+                            result.get("numpy-avx2", {}).get(name)) if v is not None),
+               default=None)
+
+
+def record(result: dict[str, dict[str, float | None]], names: list[str], rounds: int,
+           reps: int, busy: bool) -> dict:
+    """The run as plain data: when, where, the settings, and each library's seconds."""
+    from datetime import datetime, timezone
+
+    from benchmarks.harness import settings
+    return {"measured": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "environment": settings(), "rounds": rounds, "reps": reps, "busy": busy,
+            "programs": names, "seconds": result}
+
+
+def plot(path: str, data: dict) -> None:
+    """A horizontal bar chart of arrayx's time over NumPy's best and over PyTorch's."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names, seconds = data["programs"], data["seconds"]
+    ax_t = [seconds["arrayx"].get(n) for n in names]
+    series = [("/ NumPy (fastest level)", [best_numpy(seconds, n) for n in names]),
+              ("/ PyTorch CPU", [seconds.get("torch", {}).get(n) for n in names])]
+    fig, axes = plt.subplots(figsize=(9, 0.45 * len(names) + 1.5))
+    height = 0.38
+    for k, (label, ref) in enumerate(series):
+        ratios = [a / r if a is not None and r is not None else 0.0 for a, r in zip(ax_t, ref,
+                                                                                      strict=True)]
+        axes.barh([i + (k - 0.5) * height for i in range(len(names))], ratios, height,
+                  label=label)
+    axes.axvline(1.0, color="black", linewidth=0.8)
+    axes.set_yticks(range(len(names)), names, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("arrayx time / other library's time (below 1: arrayx is faster)")
+    env = data["environment"]
+    axes.set_title(f"whole programs, {env.get('cpu', '?')}, arrayx threads "
+                   f"{env.get('arrayx threads', '?')}, {data['measured']}", fontsize=9)
+    axes.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -343,6 +391,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="one busy-looping process beside the run")
     parser.add_argument("--libraries", default=",".join(LIBRARIES))
     parser.add_argument("--only", help="programs whose name contains this text")
+    parser.add_argument("--json", metavar="FILE", help="write the run's numbers to FILE")
+    parser.add_argument("--plot", metavar="FILE", help="draw arrayx's ratios to FILE")
     args = parser.parse_args(argv)
     names = list(PROGRAMS)
     if args.child:
@@ -355,7 +405,13 @@ def main(argv: list[str] | None = None) -> None:
     print(describe_environment())
     print(f"workloads: {args.rounds} rounds of {args.reps} runs, each library in its own "
           f"process{', one busy process beside' if args.busy else ''}\n")
-    print(report(run_all(args.rounds, args.reps, libraries, names, args.busy), names))
+    result = run_all(args.rounds, args.reps, libraries, names, args.busy)
+    print(report(result, names))
+    data = record(result, names, args.rounds, args.reps, args.busy)
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
+    if args.plot:
+        plot(args.plot, data)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 ``.. conformance-results::`` reads ``docs/_data/conformance.json`` (``python conformance/run.py
 SUITE --report FILE``); ``.. benchmark-results::`` reads ``docs/_data/benchmarks.json``
-(``python -m benchmarks --json FILE``). Both render tables, so the pages never restate numbers
-by hand.
+(``python -m benchmarks --json FILE``); ``.. workload-results::`` reads
+``docs/_data/workloads.json`` (``python -m benchmarks workloads --json FILE``). All render
+tables, so the pages never restate numbers by hand.
 """
 
 from __future__ import annotations
@@ -109,6 +110,43 @@ class BenchmarkResults(_DataDirective):
         return lines
 
 
+class WorkloadResults(_DataDirective):
+    """The whole programs: each library's time and arrayx's ratios."""
+
+    filename = "workloads.json"
+
+    def markdown(self, data: dict) -> list[str]:
+        env, seconds = data["environment"], data["seconds"]
+        libs = list(seconds)
+        lines = _table(["run", ""], [
+            ["measured", data["measured"]],
+            ["CPU", f"{env.get('cpu', '?')}, {env.get('cpus', '?')} CPUs"],
+            ["arrayx", f"{env.get('arrayx threads', '?')}, ISA level "
+                       f"{env.get('arrayx ISA level', '?')}"],
+            ["NumPy", f"{env.get('numpy', '?')}, dispatch {env.get('numpy dispatch', '?')}"],
+            ["rounds", f"{data['rounds']} rounds of {data['reps']} runs per library, each in "
+                       "its own process" + (", one busy process beside" if data["busy"]
+                                            else "")],
+        ])
+
+        def ratio(a: float | None, b: float | None) -> str:
+            return "-" if a is None or b is None else f"{a / b:.2f}"
+
+        rows = []
+        for name in data["programs"]:
+            ax = seconds["arrayx"].get(name)
+            numpy = [v for v in (seconds.get("numpy", {}).get(name),
+                                 seconds.get("numpy-avx2", {}).get(name)) if v is not None]
+            rows.append([name, *("-" if seconds[lib].get(name) is None
+                                 else _time(seconds[lib][name]) for lib in libs),
+                         ratio(ax, min(numpy) if numpy else None),
+                         ratio(ax, seconds.get("torch", {}).get(name)),
+                         ratio(ax, seconds.get("arrayx-1", {}).get(name))])
+        lines += ["", *_table(["program", *libs, "arrayx / NumPy's best", "arrayx / PyTorch",
+                               "arrayx / arrayx-1"], rows)]
+        return lines
+
+
 def _time(seconds: float) -> str:
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
         if seconds >= scale:
@@ -119,4 +157,5 @@ def _time(seconds: float) -> str:
 def setup(app: Sphinx) -> dict:
     app.add_directive("conformance-results", ConformanceResults)
     app.add_directive("benchmark-results", BenchmarkResults)
+    app.add_directive("workload-results", WorkloadResults)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

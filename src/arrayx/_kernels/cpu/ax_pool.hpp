@@ -2,11 +2,12 @@
 // threads - 1 pool workers taking units one at a time from a shared counter.
 //
 // Why not OpenMP: GNU OpenMP's idle workers spin for up to 300,000 pause loops (milliseconds)
-// after each parallel region, on the cores OpenBLAS's threads need for the product that
+// after each parallel region, holding the cores OpenBLAS's threads need for the product that
 // follows, and a static or guided split waits for a worker that another process keeps off its
-// core. Here a worker spins only briefly (AX_POOL_SPIN pauses, some tens of microseconds) before
-// it sleeps on a condition variable, and the units are small and taken one at a time, so the
-// calling thread finishes what a descheduled worker has not started. No process-wide setting
+// core. Here a worker spins only briefly (AX_POOL_SPIN pauses, some tens of microseconds), then
+// looks for work between sched_yield calls, which hand its core to any thread that wants it,
+// for AX_POOL_YIELD_US, and then sleeps on a condition variable; the units are small and taken
+// one at a time, so the calling thread finishes what a descheduled worker has not started. No process-wide setting
 // changes: the pool is arrayx's alone.
 //
 // On a machine whose cores are busy with other work, a worker that holds a unit can lose its
@@ -43,6 +44,14 @@ constexpr int GEN_SHIFT = 40;
 constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 #ifndef AX_POOL_SPIN
 #define AX_POOL_SPIN 2000
+#endif
+// After its pause loop an idle worker keeps looking for this long, yielding its core at each
+// look (a thread that needs the core, OpenBLAS's or another process's, gets it at once), then
+// sleeps. Waking a sleeping thread costs a system call and, on a virtual machine, up to a
+// millisecond before it runs: without this the second thread of a 3 ms operation that follows
+// another library's call joined too late to help.
+#ifndef AX_POOL_YIELD_US
+#define AX_POOL_YIELD_US 10000
 #endif
 
 inline void pause() noexcept {
@@ -118,6 +127,15 @@ inline void worker_loop(Pool* p, int index) noexcept {
         for (int spin = 0; now == seen && spin < AX_POOL_SPIN; ++spin) {
             pause();
             now = p->posted.load(std::memory_order_acquire);
+        }
+        if (now == seen) {
+            const auto until = std::chrono::steady_clock::now() +
+                               std::chrono::microseconds(AX_POOL_YIELD_US);
+            for (int look = 1; now == seen; ++look) {
+                sched_yield();
+                now = p->posted.load(std::memory_order_acquire);
+                if (look % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+            }
         }
         if (now == seen) {
             std::unique_lock<std::mutex> lock(p->sleep);

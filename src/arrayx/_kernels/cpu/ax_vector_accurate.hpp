@@ -19,9 +19,12 @@ typedef uint64_t ax_mvu __attribute__((vector_size(sizeof(ax_mvd))));
 
 #if defined(__AVX512F__)
 inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm512_fmadd_pd(a, b, c); }
+// max(a, b), or b where either is NaN (the instruction's rule).
+inline ax_mvd max_v(ax_mvd a, ax_mvd b) { return _mm512_max_pd(a, b); }
 inline bool any_lane(ax_mvi m) { return _mm512_movepi64_mask((__m512i)m) != 0; }
 #else
 inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm256_fmadd_pd(a, b, c); }
+inline ax_mvd max_v(ax_mvd a, ax_mvd b) { return _mm256_max_pd(a, b); }
 inline bool any_lane(ax_mvi m) { return _mm256_movemask_pd((__m256d)m) != 0; }
 #endif
 
@@ -205,19 +208,21 @@ inline ax_mvd exp_lean(ax_mvd x) {
 }
 
 // tanh x for x of float32: E = e^(-2|x|) - 1 = (2^k - 1) + 2^k (t + p), tanh|x| = -E / (E + 2)
-// (its sign cleared: E is -0 for x = 0), x's sign put back.
+// (its sign cleared: E is +0 for x = 0), x's sign put back. Rounded to float32, tanh needs only
+// 2^-25 of relative accuracy to stay within one ULP: e^t runs to t^8/8! (2^-31 at |t| = ln2/2),
+// the shift holds 1023 in its low bits so that z's low bits are k + 1023 and z << 52 is 2^k,
+// and max_v clamps -2|x| at -40 (tanh is 1 in float32 long before) while it passes a NaN on.
 inline ax_mvd tanh_lean(ax_mvd x) {
-    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvd shift = ax_mvd{} + (0x1.8p52 + 1023.0);
     const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
-    ax_mvd y = (ax_mvd)((ax_mvi)x ^ sign) * -2.0;
-    y = y < -40.0 ? ax_mvd{} - 40.0 : y;
+    const ax_mvd y = max_v(ax_mvd{} - 40.0, (ax_mvd)((ax_mvi)x ^ sign) * -2.0);
     const ax_mvd z = fma_v(y, ax_mvd{} + 0x1.71547652b82fep0, shift);
     const ax_mvd t = fma_v(shift - z, ax_mvd{} + 0x1.62e42fefa39efp-1, y);
-    const ax_mvd scale = (ax_mvd)((((ax_mvu)z - (ax_mvu)shift) + 1023) << 52);
-    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN), ax_mvd{} + 0.5), t);
+    const ax_mvd scale = (ax_mvd)((ax_mvu)z << 52);
+    const ax_mvd p = fma_v(t * t, fma_v(t, horner(t, EXP_C, LEAN + 1), ax_mvd{} + 0.5), t);
     const ax_mvd e = fma_v(scale, p, scale - 1.0);
-    const ax_mvd r = (ax_mvd)(((ax_mvi)(-e / (e + 2.0)) & 0x7fffffffffffffff) | sign);
-    return x == x ? r : x;
+    const ax_mvd q = -e / (e + 2.0);
+    return (ax_mvd)(((ax_mvi)q & 0x7fffffffffffffff) | sign);
 }
 
 // sin x (COS false) or cos x (COS true) for x of float32, |x| <= 10^5 in vector code.
