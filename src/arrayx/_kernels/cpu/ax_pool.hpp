@@ -47,7 +47,7 @@ constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 #endif
 // After its pause loop an idle worker keeps looking for this long, yielding its core at each
 // look (a thread that needs the core, OpenBLAS's or another process's, gets it at once), then
-// sleeps. Waking a sleeping thread costs a system call and, on a virtual machine, up to a
+// sleeps; it sleeps at once when a yield comes back late (another thread ran meanwhile). Waking a sleeping thread costs a system call and, on a virtual machine, up to a
 // millisecond before it runs: without this the second thread of a 3 ms operation that follows
 // another library's call joined too late to help.
 #ifndef AX_POOL_YIELD_US
@@ -129,12 +129,17 @@ inline void worker_loop(Pool* p, int index) noexcept {
             now = p->posted.load(std::memory_order_acquire);
         }
         if (now == seen) {
-            const auto until = std::chrono::steady_clock::now() +
-                               std::chrono::microseconds(AX_POOL_YIELD_US);
-            for (int look = 1; now == seen; ++look) {
+            // A yield that took long ran another thread here, one that needs this core (say
+            // OpenBLAS's): leave it the core and sleep.
+            using clock = std::chrono::steady_clock;
+            const clock::time_point until = clock::now() +
+                                            std::chrono::microseconds(AX_POOL_YIELD_US);
+            for (clock::time_point before = clock::now(); now == seen;) {
                 sched_yield();
                 now = p->posted.load(std::memory_order_acquire);
-                if (look % 64 == 0 && std::chrono::steady_clock::now() > until) break;
+                const clock::time_point after = clock::now();
+                if (after > until || after - before > std::chrono::microseconds(50)) break;
+                before = after;
             }
         }
         if (now == seen) {
