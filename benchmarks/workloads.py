@@ -373,9 +373,9 @@ def plot(path: str, data: dict) -> None:
     axes.invert_yaxis()
     axes.set_xlabel("arrayx time / other library's time (below 1: arrayx is faster)")
     env = data["environment"]
-    axes.set_title(f"whole programs, {env.get('cpu', '?')}, arrayx threads "
-                   f"{env.get('arrayx threads', '?')}, {data['measured']}", fontsize=9)
-    axes.legend(fontsize=8)
+    axes.set_title(f"whole programs, {env.get('cpu', '?')}, {data['measured']}\narrayx threads "
+                   f"{env.get('arrayx threads', '?')}", fontsize=9)
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
