@@ -159,12 +159,7 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
                 memset(raw, 0, <size_t>nbytes)
         if raw == NULL:
             raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
-        s.raw = raw
-        s.data = <char*>raw
-        s.nbytes = nbytes
-        s.device = device
-        s.readonly = False
-        return s
+        return _owning(s, raw, <char*>raw, 0, nbytes, device)
     cdef size_t offset
     if zero and nbytes >= HUGEPAGE_MIN:
         return _mapped_zeros(s, <size_t>nbytes, device)
@@ -179,12 +174,21 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
             raw = calloc(n, 1) if zero else malloc(n)
     if raw == NULL:
         raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
-    s.raw = raw
-    s.capacity = n
-    s.data = <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1)))
+    _owning(s, raw, <char*>((<uintptr_t>raw + ALIGN) & ~(<uintptr_t>(ALIGN - 1))), n, nbytes,
+            device)
     if fresh and nbytes >= HUGEPAGE_MIN:
         offset = PAGE - (<uintptr_t>s.data % PAGE)
         madvise(s.data + offset, nbytes - offset, MADV_HUGEPAGE)
+    return s
+
+
+cdef Storage _owning(Storage s, void* raw, char* data, size_t capacity, Py_ssize_t nbytes,
+                     object device):
+    """``s`` as the writeable owner of ``raw`` (``capacity`` bytes; its ``nbytes`` from
+    ``data``)."""
+    s.raw = raw
+    s.capacity = capacity
+    s.data = data
     s.nbytes = nbytes
     s.device = device
     s.readonly = False
@@ -200,14 +204,8 @@ cdef Storage _mapped_zeros(Storage s, size_t nbytes, object device):
             madvise(raw, nbytes, MADV_HUGEPAGE)
     if raw == MAP_FAILED:
         raise MemoryError(f"arrayx could not allocate {nbytes} bytes")
-    s.raw = raw
-    s.capacity = nbytes
     s.mapped = True
-    s.data = <char*>raw
-    s.nbytes = nbytes
-    s.device = device
-    s.readonly = False
-    return s
+    return _owning(s, raw, <char*>raw, nbytes, nbytes, device)
 
 
 cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, object device):

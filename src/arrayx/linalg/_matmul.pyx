@@ -77,6 +77,25 @@ cdef bint blas_order(Mat* m, char* trans, int* ld) noexcept:
     return False
 
 
+cdef Array blas_matrix(Array x, int code, bint is_left, Mat* m, char* trans, int* ld):
+    """``x``, or its C-contiguous copy where BLAS cannot read it as it lies; ``m``, ``trans``
+    and ``ld`` describe what is returned."""
+    if not blas_order(m, trans, ld):
+        x = contiguous_copy(x, code)
+        describe(x, is_left, m)
+        blas_order(m, trans, ld)
+    return x
+
+
+cdef Array blas_vector(Array x, int code, bint is_left, Mat* m):
+    """``x``, or its contiguous copy where gemv cannot step through it (a stride that is not
+    positive or not an int); the left operand's vector is a row, the right one's a column."""
+    if not 0 < (m.s1 if is_left else m.s0) <= INT_MAX:
+        x = contiguous_copy(x, code)
+        describe(x, is_left, m)
+    return x
+
+
 cdef bint row_contiguous(Mat* m) noexcept:
     """Whether the blocked kernel can read ``m`` as its right operand (unit column stride)."""
     return m.cols <= 1 or m.s1 == 1
@@ -145,30 +164,14 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     # stride (NumPy does the same; gemm of one column is several times slower).
     cdef bint as_gemv = blas and not as_dot and (n == 1 or m == 1)
     if as_gemv and n == 1:
-        if not blas_order(&p.a, &p.ta, &p.lda):
-            a = contiguous_copy(a, code)
-            describe(a, True, &p.a)
-            blas_order(&p.a, &p.ta, &p.lda)
-        if not 0 < p.b.s0 <= INT_MAX:
-            b = contiguous_copy(b, code)
-            describe(b, False, &p.b)
+        a = blas_matrix(a, code, True, &p.a, &p.ta, &p.lda)
+        b = blas_vector(b, code, False, &p.b)
     elif as_gemv:
-        if not blas_order(&p.b, &p.tb, &p.ldb):
-            b = contiguous_copy(b, code)
-            describe(b, False, &p.b)
-            blas_order(&p.b, &p.tb, &p.ldb)
-        if not 0 < p.a.s1 <= INT_MAX:
-            a = contiguous_copy(a, code)
-            describe(a, True, &p.a)
+        b = blas_matrix(b, code, False, &p.b, &p.tb, &p.ldb)
+        a = blas_vector(a, code, True, &p.a)
     elif blas and not as_dot:
-        if not blas_order(&p.a, &p.ta, &p.lda):
-            a = contiguous_copy(a, code)
-            describe(a, True, &p.a)
-            blas_order(&p.a, &p.ta, &p.lda)
-        if not blas_order(&p.b, &p.tb, &p.ldb):
-            b = contiguous_copy(b, code)
-            describe(b, False, &p.b)
-            blas_order(&p.b, &p.tb, &p.ldb)
+        a = blas_matrix(a, code, True, &p.a, &p.ta, &p.lda)
+        b = blas_matrix(b, code, False, &p.b, &p.tb, &p.ldb)
     elif not row_contiguous(&p.b):
         b = contiguous_copy(b, code)
         describe(b, False, &p.b)
