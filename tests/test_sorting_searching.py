@@ -176,3 +176,26 @@ def test_sorting_bools_holding_other_bytes_than_0_and_1(n: int, descending: bool
     expected = np.sort(truth)[::-1] if descending else np.sort(truth)
     np.testing.assert_array_equal(got, expected.view(np.uint8))
     np.testing.assert_array_equal(np.asarray(xp.unique_values(x)), np.unique(truth))
+
+
+# Integer rows whose values span at most 2^16 (and no more than the row's length) are sorted by
+# counting; the ranges around that bound, at each end of every integer dtype, both orders.
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32",
+                                   "int64", "uint64"])
+@pytest.mark.parametrize("where", ["min", "max", "zero"])
+@pytest.mark.parametrize("span", [0, 1, 100, (1 << 16) - 1, 1 << 16, (1 << 16) + 1])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_of_narrow_integer_ranges(dtype: str, where: str, span: int,
+                                       descending: bool) -> None:
+    info = np.iinfo(dtype)
+    span = min(span, int(info.max) - int(info.min))
+    lo = {"min": int(info.min), "max": int(info.max) - span, "zero": max(int(info.min), -5)}[where]
+    rng = np.random.default_rng(span + len(dtype))
+    a = rng.integers(lo, min(lo + span, int(info.max)), 70_000, dtype=dtype, endpoint=True)
+    a[:2] = [lo, min(lo + span, int(info.max))]  # both ends of the range are present
+    expected = np.sort(a)[::-1] if descending else np.sort(a)
+    got = np.asarray(xp.sort(xp.asarray(a), descending=descending))
+    np.testing.assert_array_equal(got, expected)
+    rows = a[:69_000].reshape(300, 230)
+    np.testing.assert_array_equal(np.asarray(xp.sort(xp.asarray(rows), axis=0)),
+                                  np.sort(rows, axis=0))

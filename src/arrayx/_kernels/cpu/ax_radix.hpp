@@ -81,10 +81,51 @@ int radix_plan(int64_t n, KeyOf key_of, int64_t (*start)[RADIX], int* active) {
     return count;
 }
 
+// Integer rows whose keys span at most this many values (and no more than the row's length)
+// are sorted by counting: one read for the range, one to count each key, one to write the runs.
+constexpr uint64_t COUNTING_MAX = uint64_t(1) << 16;
+
+// Sorts the integer `row` in place by counting its keys when their range is narrow (see
+// COUNTING_MAX); false (nothing written) otherwise. Equal integers are equal values, so the
+// order among them needs no keeping, and an integer's key maps back to it by the same xor.
+template <class T, bool DESC>
+bool counting_sort_row(T* row, int64_t n) {
+    using K = radix_key_t<T>;
+    K lo = K(~K(0)), hi = K(0);
+    // The range block by block (each block's loop vectorises), stopping at the first block
+    // that makes it too wide: a row of spread values costs a block's read, not a pass.
+    constexpr int64_t BLOCK = 4096;
+    for (int64_t b = 0; b < n; b += BLOCK) {
+        const int64_t end = b + BLOCK < n ? b + BLOCK : n;
+        for (int64_t i = b; i < end; ++i) {
+            const K key = radix_key<T, DESC>(row[i]);
+            lo = key < lo ? key : lo;
+            hi = key > hi ? key : hi;
+        }
+        if (uint64_t(hi - lo) >= COUNTING_MAX) return false;
+    }
+    const uint64_t range = uint64_t(hi - lo) + 1;
+    if (range > uint64_t(n)) return false;
+    int64_t* counts = static_cast<int64_t*>(std::calloc(range, sizeof(int64_t)));
+    if (counts == nullptr) return false;
+    for (int64_t i = 0; i < n; ++i) ++counts[radix_key<T, DESC>(row[i]) - lo];
+    const K unkey = radix_key<T, DESC>(T(0));  // key ^ unkey is the integer again
+    int64_t at = 0;
+    for (uint64_t d = 0; d < range; ++d) {
+        std::fill(row + at, row + at + counts[d], T(K(lo + K(d)) ^ unkey));
+        at += counts[d];
+    }
+    std::free(counts);
+    return true;
+}
+
 // Sorts `row` in place; `tmp` holds n values.
 template <class T, bool DESC>
 void radix_sort_row(T* row, int64_t n, T* tmp) {
     using K = radix_key_t<T>;
+    if constexpr (std::is_integral_v<T>) {
+        if (counting_sort_row<T, DESC>(row, n)) return;
+    }
     int64_t start[radix_passes<K>][RADIX];
     int active[radix_passes<K>];
     const int passes = radix_plan<K>(n, [row](int64_t i) { return radix_key<T, DESC>(row[i]); },
