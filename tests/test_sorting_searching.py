@@ -199,3 +199,27 @@ def test_sort_of_narrow_integer_ranges(dtype: str, where: str, span: int,
     rows = a[:69_000].reshape(300, 230)
     np.testing.assert_array_equal(np.asarray(xp.sort(xp.asarray(rows), axis=0)),
                                   np.sort(rows, axis=0))
+
+
+# From 2^16 values searchsorted runs in ranges over the pool's threads: every range, each side,
+# through a sorter too, equal to NumPy's on one thread and on several.
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "uint8"])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_of_many_values_on_threads(threads: int, dtype: str, side: str) -> None:
+    rng = np.random.default_rng(threads)
+    haystack = np.sort(rng.integers(0, 200, 3001)).astype(dtype)
+    needles = rng.integers(0, 210, (1 << 16) * 3 + 17).astype(dtype)
+    before = xp.get_num_threads()
+    xp.set_num_threads(threads)
+    try:
+        got = xp.searchsorted(xp.asarray(haystack), xp.asarray(needles), side=side)
+        shuffled = rng.permutation(haystack)
+        sorter = np.argsort(shuffled, kind="stable")
+        through = xp.searchsorted(xp.asarray(shuffled), xp.asarray(needles), side=side,
+                                  sorter=xp.asarray(sorter))
+    finally:
+        xp.set_num_threads(before)
+    np.testing.assert_array_equal(np.asarray(got), np.searchsorted(haystack, needles, side=side))
+    np.testing.assert_array_equal(np.asarray(through),
+                                  np.searchsorted(shuffled, needles, side=side, sorter=sorter))

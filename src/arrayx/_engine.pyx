@@ -858,7 +858,8 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
         if bad >= 0:
             raise IndexError(f"sorter holds an index out of range: {order[bad]}")
     with nogil:
-        cpu.searchsorted(code, s.data, n, order, v.data, m, right, <int64_t*>out.data)
+        cpu.searchsorted(code, s.data, n, order, v.data, m, right, <int64_t*>out.data,
+                         ITEMSIZE[code])
     return 0
 
 

@@ -14,7 +14,8 @@ cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, in
                       int64_t n, bint want_max) noexcept nogil
 cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept nogil
 cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
-                       const char* values, int64_t m, bint right, int64_t* out) noexcept nogil
+                       const char* values, int64_t m, bint right, int64_t* out,
+                       int itemsize) noexcept nogil
 cdef int64_t run_starts(int code, const char* sorted, int64_t n,
                         int64_t* starts) noexcept nogil
 cdef void run_lengths(const int64_t* starts, int64_t groups, int64_t n,

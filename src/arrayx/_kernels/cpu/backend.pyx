@@ -58,9 +58,41 @@ cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept no
     return -1
 
 
+# Binary searches wait on memory, as gathers do: from this many values they go parallel, in
+# ranges of SEARCH_UNIT values taken by the pool's threads.
+cdef int64_t SEARCH_PARALLEL_MIN = 1 << 16
+cdef int64_t SEARCH_UNIT = 1 << 14
+
+
+cdef struct SearchJob:
+    K.searchsorted_fn fn
+    const char* sorted
+    const int64_t* sorter
+    const char* values
+    int64_t n, m
+    int itemsize
+    bint right
+    int64_t* out
+
+
+cdef void search_unit(void* ctx, int64_t u) noexcept nogil:
+    cdef SearchJob* j = <SearchJob*>ctx
+    cdef int64_t start = u * SEARCH_UNIT
+    j.fn(j.sorted, j.n, j.sorter, j.values + start * j.itemsize, min(SEARCH_UNIT, j.m - start),
+         j.right, j.out + start)
+
+
 cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
-                       const char* values, int64_t m, bint right, int64_t* out) noexcept nogil:
-    K.searchsorted_kernel(code)(sorted, n, sorter, values, m, right, out)
+                       const char* values, int64_t m, bint right, int64_t* out,
+                       int itemsize) noexcept nogil:
+    cdef SearchJob job
+    job.fn, job.sorted, job.sorter = K.searchsorted_kernel(code), sorted, sorter
+    job.values = values
+    job.n, job.m, job.itemsize, job.right, job.out = n, m, itemsize, right, out
+    if m < SEARCH_PARALLEL_MIN or iterate.threads_now() == 1:
+        job.fn(sorted, n, sorter, values, m, right, out)
+    else:
+        iterate.parallel_for((m + SEARCH_UNIT - 1) // SEARCH_UNIT, search_unit, &job)
 
 
 cdef int64_t run_starts(int code, const char* sorted, int64_t n,
