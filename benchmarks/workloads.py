@@ -254,12 +254,10 @@ def _run_child(library: str, names: list[str], reps: int, env: dict) -> dict:
 
 
 def _has_torch() -> bool:
-    try:
-        import array_api_compat  # noqa: F401
-        import torch  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether PyTorch and array-api-compat are installed (found, not imported: the parent
+    process runs no library)."""
+    from importlib.util import find_spec
+    return find_spec("torch") is not None and find_spec("array_api_compat") is not None
 
 
 def _avx512() -> bool:

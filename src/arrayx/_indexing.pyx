@@ -16,7 +16,6 @@ from arrayx._engine cimport (
 from arrayx._engine cimport take as engine_take
 from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT8, DT_INT64, DT_UINT64
 
-import numpy as np
 
 from arrayx._strict import FLAGS as _FLAGS
 from arrayx._strict import rule as _rule
@@ -292,7 +291,8 @@ def setitem(Array a, key, value) -> None:
     result_shape = full if order is None else tuple(full[i] for i in order)
     cdef Array v = broadcast_to(assign_source(a, value), result_shape)
     if order is not None:
-        v = permute_dims(v, tuple(np.argsort(order)))
+        # The inverse permutation: where each axis of the result's order came from.
+        v = permute_dims(v, tuple(sorted(range(len(order)), key=order.__getitem__)))
     v = contiguous_copy(v, a._code)
     cdef Array o = offs
     cdef int64_t nb = o._layout.size

@@ -7,8 +7,9 @@ in all): the operating system zeroes every page of fresh memory at its first tou
 about as much as a pass of ``exp`` over it, and ``y = exp(x)`` in a loop would pay it on every
 call. A zero-filled buffer of 4 MiB or more is a fresh mapping of its own (``mmap``): its pages
 are zero until written and none is touched before then, where ``calloc`` from the heap (which
-glibc serves after freeing a mapping of that size) would clear every byte. Memory owned by someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept
-alive through ``owner``. The last view that goes frees the buffer. Foreign memory that is not
+glibc serves after freeing a mapping of that size) would clear every byte. Memory owned by
+someone else (a NumPy array, a DLPack producer, a buffer exporter) is kept alive through
+``owner``. The last view that goes frees the buffer. Foreign memory that is not
 aligned to its element type is copied (``wrap_aligned``): the kernels read elements as C++
 types, and a misaligned one is undefined behaviour.
 

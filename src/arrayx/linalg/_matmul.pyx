@@ -191,8 +191,8 @@ cpdef Array matmul_arrays(Array x1, Array x2):
         oshape[nd] = n
         nd += 1
     cdef Layout L = contiguous(nd, oshape)
-    # gemv's output is zeroed first: OpenBLAS scales y by beta = 0, which keeps a NaN that
-    # uninitialised memory may hold.
+    # gemv's output is zeroed first: a BLAS may compute beta * y with beta = 0 rather than
+    # overwrite y, which would keep a NaN that uninitialised memory holds.
     cdef Array out = new_array(L, code, a._storage.device, not blas or k == 0 or as_gemv)
     if L.size == 0 or k == 0:
         return out

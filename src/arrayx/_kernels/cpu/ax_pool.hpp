@@ -7,8 +7,8 @@
 // core. Here a worker spins only briefly (AX_POOL_SPIN pauses, some tens of microseconds), then
 // looks for work between sched_yield calls, which hand its core to any thread that wants it,
 // for AX_POOL_YIELD_US, and then sleeps on a condition variable; the units are small and taken
-// one at a time, so the calling thread finishes what a descheduled worker has not started. No process-wide setting
-// changes: the pool is arrayx's alone.
+// one at a time, so the calling thread finishes what a descheduled worker has not started. No
+// process-wide setting changes: the pool is arrayx's alone.
 //
 // On a machine whose cores are busy with other work, a worker that holds a unit can lose its
 // core for a scheduler time slice (milliseconds), and the caller waits for it: more threads
@@ -47,9 +47,10 @@ constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 #endif
 // After its pause loop an idle worker keeps looking for this long, yielding its core at each
 // look (a thread that needs the core, OpenBLAS's or another process's, gets it at once), then
-// sleeps; it sleeps at once when a yield comes back late (another thread ran meanwhile). Waking a sleeping thread costs a system call and, on a virtual machine, up to a
-// millisecond before it runs: without this the second thread of a 3 ms operation that follows
-// another library's call joined too late to help.
+// sleeps; it sleeps at once when a yield comes back late (another thread ran meanwhile).
+// Waking a sleeping thread costs a system call and, on a virtual machine, up to a millisecond
+// before it runs: without this the second thread of a 3 ms operation that follows another
+// library's call joined too late to help.
 #ifndef AX_POOL_YIELD_US
 #define AX_POOL_YIELD_US 10000
 #endif
@@ -84,8 +85,6 @@ struct Pool {
 };
 
 inline Pool* pool_instance = nullptr;    // never freed: workers may wait on it at exit
-
-inline void worker_loop(Pool* p, int index) noexcept;
 
 inline void reset_after_fork() noexcept {
     // The child has none of the parent's workers; the parent's pool is left as it was.

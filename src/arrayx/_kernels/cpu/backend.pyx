@@ -85,14 +85,14 @@ cdef void search_unit(void* ctx, int64_t u) noexcept nogil:
 cdef void searchsorted(int code, const char* sorted, int64_t n, const int64_t* sorter,
                        const char* values, int64_t m, bint right, int64_t* out,
                        int itemsize) noexcept nogil:
-    cdef SearchJob job
-    job.fn, job.sorted, job.sorter = K.searchsorted_kernel(code), sorted, sorter
-    job.values = values
-    job.n, job.m, job.itemsize, job.right, job.out = n, m, itemsize, right, out
+    cdef K.searchsorted_fn fn = K.searchsorted_kernel(code)
     if m < SEARCH_PARALLEL_MIN or iterate.threads_now() == 1:
-        job.fn(sorted, n, sorter, values, m, right, out)
-    else:
-        iterate.parallel_for((m + SEARCH_UNIT - 1) // SEARCH_UNIT, search_unit, &job)
+        fn(sorted, n, sorter, values, m, right, out)
+        return
+    cdef SearchJob job
+    job.fn, job.sorted, job.sorter, job.values = fn, sorted, sorter, values
+    job.n, job.m, job.itemsize, job.right, job.out = n, m, itemsize, right, out
+    iterate.parallel_for((m + SEARCH_UNIT - 1) // SEARCH_UNIT, search_unit, &job)
 
 
 cdef int64_t run_starts(int code, const char* sorted, int64_t n,
