@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
+# SciPy reads this once, when it is first imported: its array-API code paths (which
+# tests/test_autograd_third_party.py differentiates, and scikit-learn's array_api_dispatch
+# needs) are on only with it.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
+import numpy as np  # noqa: E402
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp

@@ -176,3 +176,40 @@ def test_long_take_matches_numpy_and_checks_every_index(dtype: type) -> None:
         wrong[rng.integers(0, idx.size)] = bad
         with pytest.raises(IndexError):
             xp.take(x, xp.asarray(wrong))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int64"])
+@given(data=st.data())
+def test_scatter_add_matches_numpy_add_at(dtype: str, data: st.DataObject) -> None:
+    from arrayx._indexing import scatter_add
+
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    size = int(np.prod(shape))
+    m = data.draw(st.integers(0, 12)) if size else 0
+    positions = np.asarray(data.draw(st.lists(st.integers(0, max(size - 1, 0)), min_size=m,
+                                              max_size=m)), dtype=np.int64)
+    values = (np.arange(1, 2 * m + 1, dtype=np.float64).reshape(m, 2) / 4).astype(dtype)
+    want = np.zeros(size, dtype=dtype)
+    np.add.at(want, positions, values[:, 0])
+    # Strided and offset inputs: every other column, and positions read backwards twice.
+    got = scatter_add(xp.asarray(values)[:, 0], xp.asarray(positions[::-1])[::-1], shape)
+    assert got.shape == shape and got.dtype == xp.asarray(values).dtype
+    np.testing.assert_array_equal(np.asarray(got).reshape(-1), want)
+
+
+def test_scatter_add_checks_its_input() -> None:
+    from arrayx._indexing import scatter_add
+
+    values = xp.asarray([1.0, 2.0])
+    with pytest.raises(IndexError, match="position 3 is out of bounds"):
+        scatter_add(values, xp.asarray([0, 3]), (3,))
+    with pytest.raises(IndexError, match="position -1"):
+        scatter_add(values, xp.asarray([-1, 0]), (3,))
+    with pytest.raises(ValueError, match="2 values"):
+        scatter_add(values, xp.asarray([0]), (3,))
+    with pytest.raises(TypeError, match="integers"):
+        scatter_add(values, xp.asarray([0.0, 1.0]), (3,))
+    with pytest.raises(TypeError, match="booleans"):
+        scatter_add(xp.asarray([True]), xp.asarray([0]), (3,))
+    with pytest.raises(IndexError, match="out of bounds"):
+        scatter_add(values, xp.asarray([2**63, 0], dtype=xp.uint64), (3,))

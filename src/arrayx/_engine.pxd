@@ -72,6 +72,8 @@ cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bin
               Storage out) except -1
 cdef int nonzero(Storage mask, Layout l, list outs) except -1
 cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1
+cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Storage out,
+                         int64_t n) except -2
 cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
                   Storage out) except -2
 cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,

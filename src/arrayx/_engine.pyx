@@ -922,6 +922,17 @@ cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) exce
     return 0
 
 
+cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Storage out,
+                         int64_t n) except -2:
+    """``out[idx[i]] += values[i]`` for ``i < m`` (1-D contiguous; ``out`` has ``n``
+    elements): the first ``i`` whose index is out of range, or -1."""
+    backend(values)
+    cdef int64_t bad
+    with nogil:
+        bad = cpu.scatter_add(code, values.data, <const int64_t*>idx.data, m, n, out.data)
+    return bad
+
+
 cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
                   Storage out) except -2:
     """``out[i] = x[idx[i]]`` along the 1-D ``l``, each int64 index checked: the first

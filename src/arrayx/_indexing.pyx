@@ -9,10 +9,13 @@ are adjacent, and first otherwise. Every index is checked before anything is rea
 from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, assign_source, contiguous_copy, new_array, wrap
-from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous, normalize_axis
+from arrayx._core.layout cimport (
+    MAXDIM, Layout, basic_index, contiguous, normalize_axis, parse_shape,
+)
 from arrayx._engine cimport (
     compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
 )
+from arrayx._engine cimport scatter_add as engine_scatter_add
 from arrayx._engine cimport take as engine_take
 from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT8, DT_INT64, DT_UINT64
 
@@ -23,7 +26,7 @@ from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, r
 from arrayx._searching import nonzero
 from arrayx._statistical import max as _max
 
-__all__ = ["take", "take_along_axis"]
+__all__ = ["scatter_add", "take", "take_along_axis"]
 
 
 cdef object _as_index(object k):
@@ -417,3 +420,69 @@ def take_along_axis(x, indices, /, *, axis=-1) -> Array:
             shape[d] = x.shape[d]
             key.append(reshape(arange(x.shape[d]), tuple(shape)))
     return getitem(x, tuple(key))
+
+
+def scatter_add(values, positions, shape) -> Array:
+    """Zeros of ``shape`` with each element of ``values`` added at its flat (C-order)
+    position in ``positions``; repeated positions add up. The gradient of a gather.
+
+    Parameters
+    ----------
+    values : Array
+        The numeric values to add.
+    positions : Array
+        Integer flat positions into an array of ``shape``, as many as ``values`` has
+        elements (read in C order, as ``values``).
+    shape : tuple of int
+        The shape of the result.
+
+    Returns
+    -------
+    Array
+        An array of ``shape`` and ``values``' dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is not a numeric array or ``positions`` not an integer array.
+    ValueError
+        If ``positions`` and ``values`` differ in size.
+    IndexError
+        If a position is outside the result.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> from arrayx._indexing import scatter_add
+    >>> scatter_add(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([2, 0, 2]), (2, 2))
+    Array([[2., 0.],
+           [4., 0.]], dtype=float64)
+    """
+    if not isinstance(values, Array) or not isinstance(positions, Array):
+        raise TypeError("scatter_add expects arrayx arrays")
+    cdef Array v = <Array>values
+    cdef Array p = <Array>positions
+    if v._code == DT_BOOL:
+        raise TypeError("scatter_add adds numbers, not booleans")
+    if not DT_INT8 <= p._code <= DT_UINT64:
+        raise TypeError(f"scatter_add's positions must be integers, not {positions.dtype}")
+    if p._layout.size != v._layout.size:
+        raise ValueError(f"scatter_add got {p._layout.size} positions for "
+                         f"{v._layout.size} values")
+    cdef int64_t dims[MAXDIM]
+    cdef int ndim = parse_shape(shape, dims)
+    cdef Array out = new_array(contiguous(ndim, dims), v._code, v._storage.device, True)
+    cdef int64_t m = v._layout.size
+    if not m:
+        return out
+    if not (v._layout.c_contiguous and v._layout.offset == 0):
+        v = contiguous_copy(v, v._code)
+    p = _checked_uint64(p)
+    if not (p._code == DT_INT64 and p._layout.c_contiguous and p._layout.offset == 0):
+        p = contiguous_copy(p, DT_INT64)
+    cdef int64_t bad = engine_scatter_add(v._storage, v._code, p._storage, m, out._storage,
+                                          out._layout.size)
+    if bad >= 0:
+        raise IndexError(f"position {int(reshape(p, (-1,))[bad])} is out of bounds for an "
+                         f"array of {out._layout.size} elements")
+    return out

@@ -28,11 +28,11 @@ from arrayx.autograd._api import (
     value_and_grad,
     vjp,
 )
-from arrayx.autograd._tracer import Tracer, sum_to
+from arrayx.autograd._tracer import GradientLostWarning, Tracer, sum_to
 
 numpy = _namespace.build()
 
 __all__ = [
-    "Tracer", "checkpoint", "custom_vjp", "grad", "hessian", "jacobian", "numpy",
-    "stop_gradient", "sum_to", "value_and_grad", "vjp",
+    "GradientLostWarning", "Tracer", "checkpoint", "custom_vjp", "grad", "hessian", "jacobian",
+    "numpy", "stop_gradient", "sum_to", "value_and_grad", "vjp",
 ]

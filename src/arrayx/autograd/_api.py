@@ -15,8 +15,8 @@ from arrayx.autograd._tracer import (
     Tracer,
     _split,
     _top,
-    _traces,
     differentiable,
+    live,
     pop_trace,
     push_trace,
     traced,
@@ -47,17 +47,19 @@ def _argnums(argnums, n: int) -> tuple[int, ...]:
 
 def _trace_call(f: Callable, args: Sequence, nums: tuple[int, ...], has_aux: bool):
     """Run ``f`` with ``args[i]`` (``i`` in ``nums``) as tracers of a new trace. Returns the
-    trace, the input nodes, the output (one level down, and its node) and the auxiliary
-    data."""
+    trace, the input nodes (one per entry of ``nums``: a repeated argument shares its node,
+    so each entry gets its whole gradient), the output (one level down, and its node) and the
+    auxiliary data."""
     trace = push_trace()
     try:
         args = list(args)
-        leaves = []
+        made = {}
         for i in nums:
-            x = _as_input(args[i], f"argument {i}")
-            node = Node(None, (), x.shape, x.dtype, "input")
-            leaves.append(node)
-            args[i] = Tracer(x, node, trace.level)
+            if i not in made:
+                x = _as_input(args[i], f"argument {i}")
+                made[i] = Node(None, (), x.shape, x.dtype, "input")
+                args[i] = Tracer(x, made[i], trace.level)
+        leaves = [made[i] for i in nums]
         out = f(*args)
     finally:
         pop_trace(trace)
@@ -90,12 +92,10 @@ def _gradients(trace: Trace, leaves: list, out_node, cotangent, primals, retain:
     reached them)."""
     if out_node is not None:
         backward(trace, out_node, cotangent, retain)
-    grads = []
-    for node, x in zip(leaves, primals, strict=False):
-        g = node.g
+    gs = [node.g for node in leaves]
+    for node in leaves:
         node.g = None
-        grads.append(traced.zeros_like(x) if g is None else g)
-    return grads
+    return [traced.zeros_like(x) if g is None else g for g, x in zip(gs, primals, strict=True)]
 
 
 def vjp(f: Callable, *primals, has_aux: bool = False):
@@ -371,10 +371,10 @@ class custom_vjp:
             return self.fun(*args)
         if self.fwd is None:
             raise TypeError(f"{self.__name__} has no rule: call defvjp(fwd, bwd) first")
-        vals, parents, _, live = _split(args, top)
+        vals, parents, _, any_live = _split(args, top)
         out, residuals = self.fwd(*vals)
-        if not live or not differentiable(out.dtype):
-            return Tracer(out, None, top) if differentiable(out.dtype) else out
+        if not any_live or not differentiable(out.dtype):
+            return Tracer(out, None, top)
         bwd = self.bwd
 
         def back(g):
@@ -384,7 +384,7 @@ class custom_vjp:
                                  f"{len(grads)} gradients for {len(vals)} arguments")
             return grads
         node = Node(back, tuple(parents), out.shape, out.dtype, self.__name__)
-        _traces[top - 1].tape.append(node)
+        live.traces[top - 1].tape.append(node)
         return Tracer(out, node, top)
 
 
@@ -441,6 +441,6 @@ def _place(args, nums, xs):
 def _constant_value(out):
     """``out`` without the constant wrapper of the innermost trace (made by creation
     functions inside ``f``)."""
-    if type(out) is Tracer and out.node is None and _traces and out.level == len(_traces):
+    if type(out) is Tracer and out.node is None and out.level == len(live.traces):
         return out.value
     return out

@@ -3,11 +3,14 @@ each function in one of four kinds, each kind a table:
 
 - a rule (``_rules``, ``_linalg_rules``): a primitive that records a node;
 - composed (``_composed``): a composition of traced functions, used when a tracer comes in;
-- non-differentiable (``NONDIFFERENTIABLE``): tracers are unwrapped, the result is plain
-  (integer and boolean results, and floating-point results whose gradient is zero almost
-  everywhere, leave the trace);
-- creation (``CREATION``): plain arrays, which become constant tracers of the innermost live
-  trace when they are floating point (so ``out = xp.zeros(n); out[i] = traced`` records).
+- non-differentiable (``NONDIFFERENTIABLE``): tracers are unwrapped and the result is a
+  constant of the innermost live trace (integer and boolean results, and floating-point
+  results whose gradient is zero almost everywhere);
+- creation (``CREATION``): constants of the innermost live trace (so
+  ``out = xp.zeros(n); out[i] = traced`` records).
+
+Inside a trace every array the namespace returns is a tracer, so code that asks for the
+namespace of several arrays (``array_namespace(x, mask)``) finds this one.
 
 Names that are not functions (dtypes, constants, ``Array``) are copied.
 """
@@ -23,8 +26,8 @@ from arrayx.autograd import _composed, _linalg_rules, _rules
 from arrayx.autograd._tracer import (
     Tracer,
     current_level,
-    differentiable,
     install_operators,
+    plain,
     primitive,
     primitive_multi,
     traced,
@@ -53,17 +56,6 @@ CREATION = frozenset({
 SPECIAL: dict = {}
 
 
-def _plain(x):
-    """``x`` with tracers (also inside lists and tuples) replaced by plain arrays."""
-    if type(x) is Tracer:
-        while type(x) is Tracer:
-            x = x.value
-        return x
-    if isinstance(x, (list, tuple)) and any(type(i) is Tracer for i in x):
-        return type(x)(_plain(i) for i in x)
-    return x
-
-
 def _has_tracer(args, kw) -> bool:
     for a in (*args, *kw.values()):
         if type(a) is Tracer or (isinstance(a, (list, tuple))
@@ -74,23 +66,28 @@ def _has_tracer(args, kw) -> bool:
 
 def _nondifferentiable(fun):
     def op(*args, **kw):
-        if _has_tracer(args, kw):
-            args = [_plain(a) for a in args]
-            kw = {k: _plain(v) for k, v in kw.items()}
-        return fun(*args, **kw)
+        if not _has_tracer(args, kw):
+            return fun(*args, **kw)
+        return _constant(fun(*[plain(a) for a in args], **{k: plain(v) for k, v in kw.items()}))
     return op
 
 
 def _constant(out):
+    """``out`` (an array, or a tuple of them) as constants of the innermost live trace."""
     level = current_level()
-    if level and isinstance(out, arrayx.Array) and differentiable(out.dtype):
+    if not level:
+        return out
+    if isinstance(out, arrayx.Array):
         return Tracer(out, None, level)
+    if isinstance(out, tuple) and any(isinstance(a, arrayx.Array) for a in out):
+        items = [Tracer(a, None, level) if isinstance(a, arrayx.Array) else a for a in out]
+        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
     return out
 
 
 def _creation(fun):
     def op(*args, **kw):
-        return _constant(fun(*[_plain(a) for a in args], **{k: _plain(v) for k, v in kw.items()}))
+        return _constant(fun(*[plain(a) for a in args], **{k: plain(v) for k, v in kw.items()}))
     return op
 
 

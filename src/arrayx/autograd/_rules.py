@@ -25,9 +25,8 @@ from __future__ import annotations
 import itertools
 import math
 
-import numpy as np
-
 import arrayx as ax
+from arrayx._indexing import scatter_add as _scatter_add
 from arrayx.autograd._tracer import traced as xp
 
 
@@ -464,14 +463,6 @@ def _index_update(x, key, value):
     return out
 
 
-def _scatter_add(g, positions, shape):
-    """Zeros of ``shape`` with each element of ``g`` added at its flat position (repeats add
-    up)."""
-    out = np.zeros(math.prod(shape), dtype=g.dtype)
-    np.add.at(out, np.asarray(ax.reshape(positions, (-1,))), np.asarray(ax.reshape(g, (-1,))))
-    return ax.reshape(ax.asarray(out), shape)
-
-
 def _index_update_value(ans, x, key, value):
     return lambda g: g[key]
 
@@ -481,6 +472,12 @@ UPDATES = {
                      None, _index_update_value),
     "scatter_add": ((lambda ans, g, positions, shape: lambda h: xp.reshape(
         xp.take(xp.reshape(h, (-1,)), xp.reshape(positions, (-1,))), g.shape)), None, None),
+    # An update through a view, on the root's flat positions ``flat`` (``_mutation``): for
+    # the old root (of ``shape``) and for the value (of the selection's ``shape``).
+    "flat_update": (
+        lambda shape, flat: lambda g: xp.reshape(
+            index_update(xp.reshape(g, (-1,)), flat, 0.0), shape),
+        lambda shape, flat: lambda g: xp.reshape(xp.take(xp.reshape(g, (-1,)), flat), shape)),
 }
 
 

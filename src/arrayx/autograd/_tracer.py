@@ -10,56 +10,77 @@ reverse is a topological order for the backward pass.
 
 Symbolic zero is ``None``: a rule returns ``None`` for an input that gets no gradient, and the
 backward pass never materialises it.
+
+Every array an operation makes inside a trace is a tracer of it, integer and boolean results
+included (as constants, without a node), so that code which finds its namespace from several
+arrays (``array_namespace(x, mask)``) finds one. The live traces are per thread.
 """
 
 from __future__ import annotations
 
+import threading
 import types
+import warnings
 
 # The traced namespace: every name of arrayx's, filled in by ``arrayx.autograd._namespace``.
 traced = types.ModuleType("arrayx.autograd.numpy", "arrayx's namespace, recording gradients.")
 
-# Operations whose result may share memory with their input: an in-place update of such a
-# result would change a traced array behind the tape's back, so it is refused.
-VIEW_OPS = frozenset({
-    "__getitem__", "reshape", "permute_dims", "matrix_transpose", "expand_dims", "squeeze",
-    "broadcast_to", "flip", "moveaxis", "real", "imag", "astype", "asarray", "diagonal",
-    "unstack", "to_device",
-})
+# Operations whose result may share memory with their first input. When it does, the result
+# remembers how it was made from its root (``Tracer.base``, see ``_mutation``): an update of
+# the root is seen by the view, and an update of the view is recorded on the root. The value
+# says how a view's positions in the root follow from the root's: by the same operation, or
+# unchanged (a cast to the same dtype). (``real`` and ``imag`` make copies in arrayx.)
+VIEW_OPS = {
+    "__getitem__": "same", "reshape": "same", "permute_dims": "same",
+    "matrix_transpose": "same", "expand_dims": "same", "squeeze": "same",
+    "broadcast_to": "same", "flip": "same", "moveaxis": "same", "linalg.diagonal": "same",
+    "linalg.matrix_transpose": "same", "astype": "identity",
+}
 
 
 class Trace:
     """One live transformation: its depth, its tape of nodes, and its in-place updates."""
 
-    __slots__ = ("level", "tape", "mutations")
+    __slots__ = ("level", "tape", "mutations", "saved", "indexed")
 
     def __init__(self, level: int) -> None:
         self.level = level
         self.tape: list[Node] = []
         self.mutations: list[tuple[object, int, str]] = []
+        # The saved values of the tape's first ``indexed`` nodes, by storage (``_mutation``).
+        self.saved: dict = {}
+        self.indexed = 0
 
 
-# The live traces, innermost last; ``_traces[k - 1]`` has level ``k``.
-_traces: list[Trace] = []
+class _Live(threading.local):
+    """This thread's live traces, innermost last: ``traces[k - 1]`` has level ``k``."""
+
+    def __init__(self) -> None:
+        self.traces: list[Trace] = []
+
+
+live = _Live()
 
 
 def push_trace() -> Trace:
-    """Open a new innermost trace."""
-    trace = Trace(len(_traces) + 1)
-    _traces.append(trace)
+    """Open a new innermost trace in this thread."""
+    traces = live.traces
+    trace = Trace(len(traces) + 1)
+    traces.append(trace)
     return trace
 
 
 def pop_trace(trace: Trace) -> None:
-    """Close ``trace`` (the innermost one)."""
-    if not _traces or _traces[-1] is not trace:
+    """Close ``trace`` (this thread's innermost one)."""
+    traces = live.traces
+    if not traces or traces[-1] is not trace:
         raise RuntimeError("traces were closed out of order")
-    _traces.pop()
+    traces.pop()
 
 
 def current_level() -> int:
-    """The level of the innermost live trace, 0 when none is live."""
-    return len(_traces)
+    """The level of this thread's innermost live trace, 0 when none is live."""
+    return len(live.traces)
 
 
 class Node:
@@ -82,15 +103,19 @@ class Tracer:
     """An array being differentiated: an array-API array whose namespace is the traced one.
 
     ``value`` is the array it stands for (or the tracer of an enclosing trace), ``node`` the
-    step that made it (``None`` for a constant) and ``level`` the depth of its trace.
+    step that made it (``None`` for a constant) and ``level`` the depth of its trace. ``base``
+    is ``None``, or for a view ``(root, steps, root_node)``: the tracer whose memory it views,
+    the view operations that make it from the root, and the root's node when the view's node
+    was made (a root updated since makes the view's node stale).
     """
 
-    __slots__ = ("value", "node", "level", "__weakref__")
+    __slots__ = ("value", "node", "level", "base", "__weakref__")
 
     def __init__(self, value, node, level: int) -> None:
         self.value = value
         self.node = node
         self.level = level
+        self.base = None
 
     def __array_namespace__(self, *, api_version=None):
         """The traced namespace: arrayx's functions, recording gradients."""
@@ -121,9 +146,11 @@ class Tracer:
         return int(self.value)
 
     def __float__(self) -> float:
+        _warn_lost(self, "float")
         return float(self.value)
 
     def __complex__(self) -> complex:
+        _warn_lost(self, "complex")
         return complex(self.value)
 
     def __index__(self) -> int:
@@ -136,18 +163,23 @@ class Tracer:
         return f"Tracer({self.value!r}, level={self.level})"
 
     def __array__(self, dtype=None, copy=None):
-        raise TypeError("a traced array cannot become a NumPy array: its gradient would be "
-                        "lost (use arrayx.autograd.stop_gradient(x) first)")
+        if carries_gradient(self):
+            raise TypeError("a traced array cannot become a NumPy array: its gradient would "
+                            "be lost (use arrayx.autograd.stop_gradient(x) first)")
+        return unwrap(self).__array__(dtype=dtype, copy=copy)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        raise TypeError("a traced array cannot be exported through DLPack: its gradient would "
-                        "be lost (use arrayx.autograd.stop_gradient(x) first)")
+        if carries_gradient(self):
+            raise TypeError("a traced array cannot be exported through DLPack: its gradient "
+                            "would be lost (use arrayx.autograd.stop_gradient(x) first)")
+        return unwrap(self).__dlpack__(stream=stream, max_version=max_version,
+                                       dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self) -> tuple:
         return unwrap(self).__dlpack_device__()
 
     def __getitem__(self, key):
-        return traced.getitem(self, key)
+        return traced.getitem(self, plain(key))
 
     def __setitem__(self, key, value) -> None:
         from arrayx.autograd._mutation import setitem
@@ -205,9 +237,52 @@ def install_operators() -> None:
         setattr(Tracer, f"__{op}__", _unary(getattr(traced, name)))
 
 
+class GradientLostWarning(UserWarning):
+    """A traced value became a Python number: the gradient does not flow through it."""
+
+
+def carries_gradient(x) -> bool:
+    """Whether ``x``, or a tracer under it, was computed from an input being differentiated."""
+    while type(x) is Tracer:
+        if x.node is not None or (x.base is not None and x.base[0].node is not None):
+            return True
+        x = x.value
+    return False
+
+
+def _warn_lost(x: Tracer, kind: str) -> None:
+    if carries_gradient(x):
+        warnings.warn(f"{kind}() of a traced array is a constant: no gradient flows through "
+                      f"it (use arrayx.autograd.stop_gradient(x) to say so, or keep it an "
+                      f"array)", GradientLostWarning, stacklevel=3)
+
+
+def plain(x):
+    """``x`` with tracers (also inside lists and tuples) replaced by the arrays under them:
+    for indices, shapes and other arguments that carry no gradient."""
+    if type(x) is Tracer:
+        return unwrap(x)
+    if isinstance(x, (list, tuple)) and any(type(i) is Tracer for i in x):
+        return type(x)(plain(i) for i in x)
+    return x
+
+
 def differentiable(dtype) -> bool:
     """Whether arrays of ``dtype`` carry gradients (real and complex floating point)."""
     return dtype.kind in "fc"
+
+
+def refresh(a: Tracer) -> None:
+    """Bring view ``a``'s node up to date with its root: where the root was updated in place
+    since the view's node was made, the view is made again from the root (its memory is the
+    same; its node now reads the update)."""
+    root, steps, seen = a.base
+    if root.node is seen:
+        return
+    t = root
+    for step, _ in steps:
+        t = step(t)
+    a.value, a.node, a.base = t.value, t.node, (root, steps, root.node)
 
 
 def _split(args, top: int):
@@ -215,22 +290,24 @@ def _split(args, top: int):
     tracer is among them (``lower``) and whether any input is live (has a node)."""
     vals = []
     parents = []
-    lower = live = False
+    lower = live_ = False
     for a in args:
         if type(a) is Tracer:
             if a.level == top:
+                if a.base is not None:
+                    refresh(a)
                 v = a.value
                 vals.append(v)
                 parents.append(a.node)
                 if a.node is not None:
-                    live = True
+                    live_ = True
                 if type(v) is Tracer:
                     lower = True
                 continue
             lower = True
         vals.append(a)
         parents.append(None)
-    return vals, parents, lower, live
+    return vals, parents, lower, live_
 
 
 def _top(args) -> int:
@@ -238,7 +315,7 @@ def _top(args) -> int:
     for a in args:
         if type(a) is Tracer and a.level > top:
             top = a.level
-    if top > len(_traces):
+    if top > len(live.traces):
         raise RuntimeError("a traced array was used after the transformation that made it "
                            "ended")
     return top
@@ -250,7 +327,8 @@ def primitive(fun, makers, name: str):
     ``makers`` is the rule: a tuple with one maker per positional input, each
     ``maker(ans, *args, **kw) -> (g -> gradient)``, or one joint maker whose closure returns
     a tuple of gradients. One and two tracers of one trace take a fast path; everything else
-    (nested traces, more arrays) the general one.
+    (nested traces, more arrays) the general one. Results that carry no gradient (integer
+    and boolean ones, or those of constants) are constant tracers.
     """
     per_input = type(makers) is tuple
     first = makers[0] if per_input and makers else None
@@ -263,18 +341,16 @@ def primitive(fun, makers, name: str):
         else:
             vjp = makers(ans, *vals, **kw)
         node = Node(vjp, tuple(parents), ans.shape, ans.dtype, name)
-        _traces[top - 1].tape.append(node)
+        live.traces[top - 1].tape.append(node)
         return Tracer(ans, node, top)
 
     def general(args, kw):
         top = _top(args)
         if not top:
             return fun(*args, **kw)
-        vals, parents, lower, live = _split(args, top)
+        vals, parents, lower, live_ = _split(args, top)
         ans = op(*vals, **kw) if lower else fun(*vals, **kw)
-        if ans.dtype.kind not in "fc":
-            return ans
-        if not live:
+        if not live_ or ans.dtype.kind not in "fc":
             return Tracer(ans, None, top)
         return record(ans, vals, parents, kw, top)
 
@@ -284,17 +360,18 @@ def primitive(fun, makers, name: str):
             a = args[0]
             if type(a) is not Tracer:
                 return fun(a, **kw)
+            if a.base is not None:
+                refresh(a)
             v = a.value
             top = a.level
-            if type(v) is Tracer or top > len(_traces) or not per_input:
+            traces = live.traces
+            if type(v) is Tracer or top > len(traces) or not per_input:
                 return general(args, kw)
             ans = fun(v, **kw)
-            if ans.dtype.kind not in "fc":
-                return ans
-            if a.node is None:
+            if a.node is None or ans.dtype.kind not in "fc":
                 return Tracer(ans, None, top)
             node = Node((first(ans, v, **kw),), (a.node,), ans.shape, ans.dtype, name)
-            _traces[top - 1].tape.append(node)
+            traces[top - 1].tape.append(node)
             return Tracer(ans, node, top)
         if n == 2:
             a, b = args
@@ -305,32 +382,63 @@ def primitive(fun, makers, name: str):
             if not per_input or (ta and tb and a.level != b.level):
                 return general(args, kw)
             top = a.level if ta else b.level
-            if top > len(_traces):
+            traces = live.traces
+            if top > len(traces):
                 return general(args, kw)
             pa = pb = None
             if ta:
+                if a.base is not None:
+                    refresh(a)
                 pa = a.node
                 a = a.value
                 if type(a) is Tracer:
                     return general(args, kw)
             if tb:
+                if b.base is not None:
+                    refresh(b)
                 pb = b.node
                 b = b.value
                 if type(b) is Tracer:
                     return general(args, kw)
             ans = fun(a, b, **kw)
-            if ans.dtype.kind not in "fc":
-                return ans
-            if pa is None and pb is None:
+            if (pa is None and pb is None) or ans.dtype.kind not in "fc":
                 return Tracer(ans, None, top)
             vjp = (None if pa is None or first is None else first(ans, a, b, **kw),
                    None if pb is None or second is None else second(ans, a, b, **kw))
             node = Node(vjp, (pa, pb), ans.shape, ans.dtype, name)
-            _traces[top - 1].tape.append(node)
+            traces[top - 1].tape.append(node)
             return Tracer(ans, node, top)
         return general(args, kw)
 
+    if name in VIEW_OPS:
+        return _named(_viewing(op, VIEW_OPS[name]), fun, name)
     return _named(op, fun, name)
+
+
+def _viewing(op, positions):
+    """``op``, whose result, when it shares its first input's memory, remembers how it was
+    made from the root of that memory (``Tracer.base``)."""
+    def view(*args, **kw):
+        out = op(*args, **kw)
+        a = args[0]
+        if (type(out) is Tracer and type(a) is Tracer and a.level == out.level
+                and unwrap(out)._base_storage is unwrap(a)._base_storage):
+            rest = args[1:]
+
+            def step(b):
+                return op(b, *rest, **kw)
+            follow = _same if positions == "identity" else step
+            if a.base is None:
+                out.base = (a, ((step, follow),), a.node)
+            else:
+                root, steps, seen = a.base
+                out.base = (root, steps + ((step, follow),), seen)
+        return out
+    return view
+
+
+def _same(x):
+    return x
 
 
 def _named(op, fun, name: str):
@@ -359,21 +467,19 @@ def primitive_multi(fun, maker, name: str):
         top = _top(args)
         if not top:
             return fun(*args, **kw)
-        vals, parents, lower, live = _split(args, top)
+        vals, parents, lower, live_ = _split(args, top)
         ans = op(*vals, **kw) if lower else fun(*vals, **kw)
         joint = None
-        if live:
+        tape = live.traces[top - 1].tape
+        if live_:
             joint = Node(maker(ans, *vals, **kw), tuple(parents), None, None, name)
-            _traces[top - 1].tape.append(joint)
+            tape.append(joint)
         outs = []
         for i, a in enumerate(ans):
-            if not differentiable(a.dtype):
-                outs.append(a)
-                continue
             node = None
-            if joint is not None:
+            if joint is not None and differentiable(a.dtype):
                 node = Node((_project(joint, i, len(ans)),), (joint,), a.shape, a.dtype, name)
-                _traces[top - 1].tape.append(node)
+                tape.append(node)
             outs.append(Tracer(a, node, top))
         return type(ans)(*outs) if hasattr(ans, "_fields") else tuple(outs)
 

@@ -209,9 +209,30 @@ void gather_1d(const char* src_, const int64_t* idx, int64_t m, char* out_) {
     for (int64_t k = 0; k < m; ++k) out[k] = src[idx[k]];
 }
 
+// out[idx[k]] += values[k] for k < m, repeated positions adding up (the gradient of a
+// gather); out has n elements. Returns the first k whose position is outside [0, n), or -1
+// (the elements before it are added).
+template <class T>
+int64_t scatter_add_1d(const char* values_, const int64_t* idx, int64_t m, int64_t n,
+                       char* out_) {
+    const T* values = reinterpret_cast<const T*>(values_);
+    T* out = reinterpret_cast<T*>(out_);
+    for (int64_t k = 0; k < m; ++k) {
+        const int64_t i = idx[k];
+        if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(n)) return k;
+        if constexpr (std::is_same_v<T, bool8>) {
+            out[i] = bool8(out[i] || values[k]);
+        } else {
+            out[i] += values[k];
+        }
+    }
+    return -1;
+}
+
 using sort_fn = void (*)(char*, int64_t, int64_t, bool, bool);
 using argsort_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool, bool);
 using gather_fn = void (*)(const char*, const int64_t*, int64_t, char*);
+using scatter_add_fn = int64_t (*)(const char*, const int64_t*, int64_t, int64_t, char*);
 using run_starts_fn = int64_t (*)(const char*, int64_t, int64_t*);
 using isin_fn = void (*)(const char*, int64_t, const char*, int64_t, bool, char*);
 using searchsorted_fn = void (*)(const char*, int64_t, const int64_t*, const char*, int64_t,
@@ -224,6 +245,10 @@ struct SortTables {
     run_starts_fn run_starts[NCODES];
     gather_fn gather[NCODES];
     struct G { template <int C> static gather_fn make() { return &gather_1d<T_<C>>; } };
+    scatter_add_fn scatter_add[NCODES];
+    struct D {
+        template <int C> static scatter_add_fn make() { return &scatter_add_1d<T_<C>>; }
+    };
     isin_fn isin[NCODES];
     struct R { template <int C> static run_starts_fn make() { return &ax::run_starts<T_<C>>; } };
     struct I { template <int C> static isin_fn make() { return &isin_values<T_<C>>; } };
@@ -238,6 +263,7 @@ struct SortTables {
         fill_table<Q>(searchsorted);
         fill_table<R>(run_starts);
         fill_table<G>(gather);
+        fill_table<D>(scatter_add);
         fill_table<I>(isin);
     }
 };
@@ -250,6 +276,7 @@ inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
 inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
 inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
 inline gather_fn gather_kernel(int code) { return sort_tables().gather[code]; }
+inline scatter_add_fn scatter_add_kernel(int code) { return sort_tables().scatter_add[code]; }
 inline run_starts_fn run_starts_kernel(int code) { return sort_tables().run_starts[code]; }
 inline isin_fn isin_kernel(int code) { return sort_tables().isin[code]; }
 

@@ -30,6 +30,8 @@ cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
 # Gathers and scatters.
 cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,
                  char* out) noexcept nogil
+cdef int64_t scatter_add(int code, const char* values, const int64_t* idx, int64_t m,
+                         int64_t n, char* out) noexcept nogil
 cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
                   char* out, int itemsize) noexcept nogil
 cdef void gather_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,

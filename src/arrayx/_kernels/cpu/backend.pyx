@@ -133,6 +133,11 @@ cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,
     K.gather_kernel(code)(src, idx, m, out)
 
 
+cdef int64_t scatter_add(int code, const char* values, const int64_t* idx, int64_t m,
+                         int64_t n, char* out) noexcept nogil:
+    return K.scatter_add_kernel(code)(values, idx, m, n, out)
+
+
 cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx, int64_t m,
                   char* out, int itemsize) noexcept nogil:
     return iterate.take(src, n, stride, idx, m, out, itemsize)

@@ -37,6 +37,9 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     isin_fn isin_kernel(int code)
     ctypedef void (*gather_fn)(const char* src, const int64_t* idx, int64_t m, char* out)
     gather_fn gather_kernel(int code)
+    ctypedef int64_t (*scatter_add_fn)(const char* values, const int64_t* idx, int64_t m,
+                                       int64_t n, char* out)
+    scatter_add_fn scatter_add_kernel(int code)
 
 cdef extern from "ax_types.hpp" namespace "ax" nogil:
     ctypedef void (*move_blocks_fn)(char* base, const int64_t* offs, int64_t nb, int rnd,
