@@ -179,8 +179,13 @@ def _svd(ans, x, *, full_matrices=True):
         if gsv is not None:
             mid = xp.expand_dims(gsv, axis=-1) * eye
         if gu is not None:
-            j = f * xp.matmul(_h(u), gu)
+            uhgu = xp.matmul(_h(u), gu)
+            j = f * uhgu
             mid = mid + xp.matmul(j + _h(j), eye * smat)
+            if x.dtype.kind == "c":
+                # The imaginary part of diag(U^H gU) (PyTorch's svd_backward): the phases.
+                d = xp.linalg.diagonal(uhgu)
+                mid = mid + xp.expand_dims((d - xp.conj(d)) / (2 * s), axis=-1) * eye
             if m > n:
                 proj = gu - xp.matmul(u, xp.matmul(_h(u), gu))
                 out = out + xp.matmul(proj / smat, vh)
