@@ -16,10 +16,14 @@ import arrayx
 from arrayx.autograd import (
     Tracer,
     checkpoint,
+    custom_jvp,
     custom_vjp,
     grad,
     hessian,
+    jacfwd,
     jacobian,
+    jvp,
+    linearize,
     stop_gradient,
     value_and_grad,
     vjp,
@@ -105,6 +109,112 @@ def test_nested_grad_and_hessian():
     np.testing.assert_allclose(np.asarray(h), np.diag(6 * x + 2 * np.cos(x) - x * np.sin(x)))
     third = grad(grad(grad(lambda t: t ** 4)))(arrayx.asarray(2.0))
     assert float(third) == 48.0
+
+
+def test_pytree_arguments_and_results():
+    def loss(params, x):
+        xp = ns(params["w"])
+        h = xp.tanh(x @ params["w"] + params["b"])
+        return xp.sum(h * params["scale"][0]) + xp.sum(params["scale"][1] * x)
+
+    w = np.asarray([[0.5, -1.0], [0.25, 2.0]])
+    params = {"w": arrayx.asarray(w), "b": arrayx.asarray([0.1, -0.2]),
+              "scale": (arrayx.asarray(2.0), arrayx.asarray([1.0, 3.0]))}
+    x = arrayx.asarray([[1.0, -0.5]])
+    g = grad(loss)(params, x)
+    assert sorted(g) == ["b", "scale", "w"] and isinstance(g["scale"], tuple)
+    flat = np.concatenate([w.ravel(), [0.1, -0.2, 2.0, 1.0, 3.0]])
+
+    def flat_loss(v):
+        v = np.asarray(v)
+        p = {"w": arrayx.asarray(v[:4].reshape(2, 2)), "b": arrayx.asarray(v[4:6]),
+             "scale": (arrayx.asarray(v[6]), arrayx.asarray(v[7:]))}
+        return loss(p, x)
+    want = central(flat_loss, flat)
+    got = np.concatenate([np.asarray(g["w"]).ravel(), np.asarray(g["b"]),
+                          [float(g["scale"][0])], np.asarray(g["scale"][1])])
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    # vjp of a function with a tuple result, and jacobian of one.
+    a = arrayx.asarray([1.0, 2.0])
+    out, back = vjp(lambda t: (t * t, ns(t).sum(t)), a)
+    assert isinstance(out, tuple)
+    (ga,) = back((arrayx.ones(2), arrayx.asarray(10.0)))
+    np.testing.assert_array_equal(np.asarray(ga), [12.0, 14.0])
+    with pytest.raises(ValueError, match="structure"):
+        back([arrayx.ones(2), arrayx.asarray(1.0)])
+    jac = jacobian(lambda t: {"sq": t * t, "sum": ns(t).sum(t)})(a)
+    np.testing.assert_array_equal(np.asarray(jac["sq"]), np.diag([2.0, 4.0]))
+    np.testing.assert_array_equal(np.asarray(jac["sum"]), [1.0, 1.0])
+
+
+def test_forward_mode_agrees_with_reverse_mode():
+    def f(x, y):
+        xp = traced  # x or y may be a plain array
+        return xp.stack([xp.sum(xp.sin(x) * y), xp.prod(x) - y[0] ** 2, xp.exp(x[1] / y[1])])
+
+    x = arrayx.asarray([0.3, -1.2, 0.7])
+    y = arrayx.asarray([2.0, 0.5, 1.5])
+    for num in (0, 1, (0, 1), (1, 1)):
+        forward, reverse = jacfwd(f, num)(x, y), jacobian(f, num)(x, y)
+        for a, b in zip(forward if isinstance(num, tuple) else (forward,),
+                        reverse if isinstance(num, tuple) else (reverse,), strict=True):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-14)
+    # One linearization, many tangents; a tangent of the wrong shape is refused.
+    out, jvp_fn = linearize(f, x, y)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(f(x, y)))
+    tx, ty = arrayx.asarray([1.0, 0.0, 0.0]), arrayx.zeros(3)
+    np.testing.assert_allclose(np.asarray(jvp_fn(tx, ty)), np.asarray(jacobian(f)(x, y))[:, 0])
+    with pytest.raises(ValueError, match="shape"):
+        jvp_fn(arrayx.ones(2), ty)
+    with pytest.raises(ValueError, match="tangents"):
+        jvp(f, (x, y), (tx,))
+    # Complex: the derivative along a complex direction of a holomorphic function.
+    z = arrayx.asarray([1.0 + 2.0j])
+    _, t = jvp(lambda v: v * v, (z,), (arrayx.asarray([1.0j]),))
+    np.testing.assert_allclose(np.asarray(t), [2j * (1 + 2j)])
+
+
+def test_hessian_of_a_function_of_a_matrix():
+    def f(a):
+        xp = ns(a)
+        return xp.sum(xp.linalg.inv(a) ** 2) + xp.linalg.det(a)
+
+    a = np.asarray([[2.0, 0.5], [0.3, 1.5]])
+    h = np.asarray(hessian(f)(arrayx.asarray(a)))
+    eps = 1e-5
+    want = np.zeros((2, 2, 2, 2))
+    for i in np.ndindex(2, 2):
+        e = np.zeros((2, 2))
+        e[i] = eps
+        plus = np.asarray(grad(f)(arrayx.asarray(a + e)))
+        minus = np.asarray(grad(f)(arrayx.asarray(a - e)))
+        want[(slice(None), slice(None)) + i] = (plus - minus) / (2 * eps)
+    np.testing.assert_allclose(h, want, rtol=1e-6, atol=1e-8)
+
+
+def test_custom_jvp_serves_both_modes():
+    calls = []
+
+    @custom_jvp
+    def softplus(x):
+        return traced.log1p(traced.exp(x))
+
+    def rule(primals, tangents):
+        (x,), (t,) = primals, tangents
+        calls.append(1)
+        return softplus(x), t * (1.0 / (1.0 + traced.exp(-x)))
+
+    softplus.defjvp(rule)
+    x = arrayx.asarray([-1.0, 0.0, 30.0])
+    sig = 1 / (1 + np.exp(-np.asarray(x)))
+    np.testing.assert_allclose(np.asarray(grad(lambda v: ns(v).sum(softplus(v)))(x)), sig)
+    assert calls
+    _, t = jvp(softplus, (x,), (arrayx.asarray([1.0, 2.0, 3.0]),))
+    np.testing.assert_allclose(np.asarray(t), sig * [1.0, 2.0, 3.0])
+    second = grad(lambda v: ns(v).sum(grad(lambda w: ns(w).sum(softplus(w)))(v)))(x)
+    np.testing.assert_allclose(np.asarray(second), sig * (1 - sig), atol=1e-12)
+    with pytest.raises(TypeError, match="defjvp"):
+        grad(lambda v: ns(v).sum(custom_jvp(lambda w: w)(v)))(x)
 
 
 def test_nested_grads_do_not_confuse_perturbations():

@@ -15,7 +15,7 @@ from needs_torch import import_torch
 import arrayx
 import arrayx.fft
 import arrayx.linalg
-from arrayx.autograd import _namespace, vjp
+from arrayx.autograd import _namespace, jvp, vjp
 from arrayx.autograd import numpy as traced
 
 STEP = 1e-6
@@ -143,3 +143,53 @@ def test_every_differentiable_function_has_a_gradient_check():
     missing = sorted(differentiable - checked - {"linalg.matmul", "linalg.tensordot",
                                                  "linalg.vecdot", "linalg.matrix_transpose"})
     assert not missing
+
+
+def _tangents(inputs, rng) -> list:
+    out = []
+    for x in inputs:
+        t = rng.standard_normal(x.shape)
+        if x.dtype.kind == "c":
+            t = t + 1j * rng.standard_normal(x.shape)
+        out.append(t.astype(x.dtype))
+    return out
+
+
+@pytest.mark.parametrize(("name", "complex_"), PAIRS)
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_jvp_matches_central_differences(name, complex_, data):
+    drawn = _draw(name, data, complex_)
+    rng = np.random.default_rng(2)
+    tangents = _tangents(drawn.inputs, rng)
+    out, tangent_out = jvp(lambda *xs: drawn.fn(traced, *xs),
+                           [arrayx.asarray(x) for x in drawn.inputs],
+                           [arrayx.asarray(t) for t in tangents])
+
+    def at(step):
+        moved = [arrayx.asarray(x + step * t) for x, t in zip(drawn.inputs, tangents,
+                                                                strict=True)]
+        return np.asarray(drawn.fn(arrayx, *moved))
+
+    numeric = (at(STEP) - at(-STEP)) / (2 * STEP)
+    got = np.asarray(tangent_out)
+    assert got.shape == np.asarray(out).shape
+    finite = np.isfinite(np.asarray(out))
+    np.testing.assert_allclose(got[finite], numeric[finite], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(("name", "complex_"), PAIRS)
+@settings(max_examples=3, deadline=None)
+@given(data=st.data())
+def test_jvp_matches_pytorch(name, complex_, data):
+    torch = import_torch()
+    drawn = _draw(name, data, complex_)
+    if drawn.torch_fn is None:
+        pytest.skip(f"no PyTorch counterpart for {name}")
+    tangents = _tangents(drawn.inputs, np.random.default_rng(3))
+    _, got = jvp(lambda *xs: drawn.fn(traced, *xs), [arrayx.asarray(x) for x in drawn.inputs],
+                 [arrayx.asarray(t) for t in tangents])
+    _, want = torch.func.jvp(drawn.torch_fn, tuple(torch.tensor(x) for x in drawn.inputs),
+                             tuple(torch.tensor(t) for t in tangents))
+    np.testing.assert_allclose(np.asarray(got), want.resolve_conj().numpy(), rtol=1e-7,
+                               atol=1e-9)

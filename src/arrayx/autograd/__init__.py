@@ -19,8 +19,6 @@ Array([ 0.72686198, -0.63970001], dtype=float64)
 
 from arrayx.autograd import _namespace
 from arrayx.autograd._api import (
-    checkpoint,
-    custom_vjp,
     grad,
     hessian,
     jacobian,
@@ -28,11 +26,14 @@ from arrayx.autograd._api import (
     value_and_grad,
     vjp,
 )
+from arrayx.autograd._custom import checkpoint, custom_jvp, custom_vjp
+from arrayx.autograd._forward import jacfwd, jvp, linearize
 from arrayx.autograd._tracer import GradientLostWarning, Tracer, sum_to
 
 numpy = _namespace.build()
 
 __all__ = [
-    "GradientLostWarning", "Tracer", "checkpoint", "custom_vjp", "grad", "hessian", "jacobian",
-    "numpy", "stop_gradient", "sum_to", "value_and_grad", "vjp",
+    "GradientLostWarning", "Tracer", "checkpoint", "custom_jvp", "custom_vjp", "grad",
+    "hessian", "jacfwd", "jacobian", "jvp", "linearize", "numpy", "stop_gradient", "sum_to",
+    "value_and_grad", "vjp",
 ]

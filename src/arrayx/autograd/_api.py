@@ -1,5 +1,6 @@
-"""The functional API: grad, value_and_grad, vjp, jacobian, hessian, stop_gradient,
-custom_vjp and checkpoint."""
+"""The reverse-mode transformations: grad, value_and_grad, vjp, jacobian, hessian and
+stop_gradient; and the tracing of a call that they (and forward mode) share. Arguments and
+results may be tuples, lists and dicts of arrays (``_pytree``)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ from collections.abc import Callable, Sequence
 
 import arrayx
 from arrayx.autograd._backward import backward
+from arrayx.autograd._pytree import LEAF, flatten, unflatten
 from arrayx.autograd._tracer import (
     Node,
     Trace,
     Tracer,
-    _split,
-    _top,
     differentiable,
-    live,
     pop_trace,
     push_trace,
     traced,
@@ -30,7 +29,8 @@ def _as_input(x, name: str):
     if isinstance(x, (float, complex)) and not isinstance(x, bool):
         x = arrayx.asarray(x)
     if not (type(x) is Tracer or isinstance(x, arrayx.Array)):
-        raise TypeError(f"{name} must be an array, got {type(x).__name__}")
+        raise TypeError(f"{name} must be an array (or a tuple, list or dict of arrays), got "
+                        f"{type(x).__name__}")
     if not differentiable(x.dtype):
         raise TypeError(f"{name} has dtype {x.dtype}; gradients are defined for real and "
                         f"complex floating-point inputs only")
@@ -45,21 +45,69 @@ def _argnums(argnums, n: int) -> tuple[int, ...]:
     return tuple(i % n for i in nums)
 
 
-def _trace_call(f: Callable, args: Sequence, nums: tuple[int, ...], has_aux: bool):
-    """Run ``f`` with ``args[i]`` (``i`` in ``nums``) as tracers of a new trace. Returns the
-    trace, the input nodes (one per entry of ``nums``: a repeated argument shares its node,
-    so each entry gets its whole gradient), the output (one level down, and its node) and the
-    auxiliary data."""
+class Input:
+    """An argument being differentiated: its leaves (arrays), their nodes and its structure."""
+
+    __slots__ = ("leaves", "nodes", "structure")
+
+    def __init__(self, leaves: list, nodes: list, structure) -> None:
+        self.leaves = leaves
+        self.nodes = nodes
+        self.structure = structure
+
+
+class Traced:
+    """A traced call: its trace, its inputs, its output's leaves (one level down) with their
+    nodes (``None`` for a constant leaf) and structure, and the auxiliary data."""
+
+    __slots__ = ("trace", "inputs", "outs", "out_nodes", "structure", "aux")
+
+    def __init__(self, trace, inputs, outs, out_nodes, structure, aux) -> None:
+        self.trace = trace
+        self.inputs = inputs
+        self.outs = outs
+        self.out_nodes = out_nodes
+        self.structure = structure
+        self.aux = aux
+
+    def out(self):
+        """The output, as ``f`` returned it (tuples, lists and dicts rebuilt)."""
+        return unflatten(self.structure, self.outs)
+
+    def gradients(self, cotangents: list, retain: bool) -> list:
+        """The backward pass from the outputs' ``cotangents`` (one per output leaf, ``None``
+        for zero): one tree per input, zeros where no gradient reached."""
+        outs = [(node, ct) for node, ct in zip(self.out_nodes, cotangents, strict=True)
+                if node is not None and ct is not None]
+        if outs:
+            backward(self.trace, outs, retain)
+        nodes = {id(n): n for inp in self.inputs for n in inp.nodes}
+        held = {key: node.g for key, node in nodes.items()}
+        for node in nodes.values():
+            node.g = None
+        return [unflatten(inp.structure, [
+            traced.zeros_like(x) if held[id(n)] is None else held[id(n)]
+            for x, n in zip(inp.leaves, inp.nodes, strict=True)]) for inp in self.inputs]
+
+
+def trace_call(f: Callable, args: Sequence, nums: tuple[int, ...],
+               has_aux: bool = False) -> Traced:
+    """Run ``f`` with the leaves of ``args[i]`` (``i`` in ``nums``) as tracers of a new trace.
+    A repeated entry of ``nums`` shares its argument's nodes, so each gets the whole
+    gradient."""
     trace = push_trace()
     try:
         args = list(args)
         made = {}
         for i in nums:
-            if i not in made:
-                x = _as_input(args[i], f"argument {i}")
-                made[i] = Node(None, (), x.shape, x.dtype, "input")
-                args[i] = Tracer(x, made[i], trace.level)
-        leaves = [made[i] for i in nums]
+            if i in made:
+                continue
+            leaves, structure = flatten(args[i])
+            leaves = [_as_input(x, f"argument {i}") for x in leaves]
+            nodes = [Node(None, (), x.shape, x.dtype, "input") for x in leaves]
+            made[i] = Input(leaves, nodes, structure)
+            args[i] = unflatten(structure, [Tracer(x, n, trace.level)
+                                            for x, n in zip(leaves, nodes, strict=True)])
         out = f(*args)
     finally:
         pop_trace(trace)
@@ -69,11 +117,19 @@ def _trace_call(f: Callable, args: Sequence, nums: tuple[int, ...], has_aux: boo
             raise TypeError("with has_aux=True, the function must return a pair (out, aux)")
         out, aux = out
         aux = _lower(aux, trace)
-    if type(out) is Tracer and out.level == trace.level:
-        return trace, leaves, out.value, out.node, aux
-    if not (type(out) is Tracer or isinstance(out, arrayx.Array)):
-        raise TypeError(f"the function must return an array, got {type(out).__name__}")
-    return trace, leaves, out, None, aux
+    leaves, structure = flatten(out)
+    outs, out_nodes = [], []
+    for leaf in leaves:
+        if type(leaf) is Tracer and leaf.level == trace.level:
+            outs.append(leaf.value)
+            out_nodes.append(leaf.node if differentiable(leaf.dtype) else None)
+        elif type(leaf) is Tracer or isinstance(leaf, arrayx.Array):
+            outs.append(leaf)
+            out_nodes.append(None)
+        else:
+            raise TypeError(f"the function must return an array (or a tuple, list or dict of "
+                            f"arrays), got {type(leaf).__name__}")
+    return Traced(trace, [made[i] for i in nums], outs, out_nodes, structure, aux)
 
 
 def _lower(x, trace: Trace):
@@ -87,15 +143,18 @@ def _lower(x, trace: Trace):
     return x
 
 
-def _gradients(trace: Trace, leaves: list, out_node, cotangent, primals, retain: bool):
-    """The backward pass from ``out_node`` and the input nodes' gradients (zeros where none
-    reached them)."""
-    if out_node is not None:
-        backward(trace, out_node, cotangent, retain)
-    gs = [node.g for node in leaves]
-    for node in leaves:
-        node.g = None
-    return [traced.zeros_like(x) if g is None else g for g, x in zip(gs, primals, strict=True)]
+def _cotangents(call: Traced, cotangent) -> list:
+    """The leaves of ``cotangent``, checked against the output's structure and shapes."""
+    leaves, structure = flatten(cotangent)
+    if structure != call.structure:
+        raise ValueError("the cotangent's structure differs from the output's")
+    out = []
+    for ct, o in zip(leaves, call.outs, strict=True):
+        ct = ct if type(ct) is Tracer else arrayx.asarray(ct)
+        if ct.shape != o.shape:
+            raise ValueError(f"the cotangent has shape {ct.shape}; the output has {o.shape}")
+        out.append(ct)
+    return out
 
 
 def vjp(f: Callable, *primals, has_aux: bool = False):
@@ -104,8 +163,8 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     Parameters
     ----------
     f : callable
-        A function of arrays returning an array, written against the array API.
-    *primals : Array
+        A function of arrays (or tuples, lists and dicts of them) returning the same.
+    *primals : Array or tuple, list or dict of Array
         The floating-point or complex arrays to differentiate with respect to.
     has_aux : bool, optional
         Whether ``f`` returns a pair ``(out, aux)``; ``aux`` is returned as it is.
@@ -113,10 +172,10 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     Returns
     -------
     tuple
-        ``(out, vjp_fn)``, or ``(out, vjp_fn, aux)``; ``vjp_fn(cotangent)`` returns a tuple
-        with one gradient per primal (PyTorch's convention for complex values: the conjugate
-        Wirtinger derivative). ``vjp_fn`` may be called many times; the tape lives as long as
-        it does.
+        ``(out, vjp_fn)``, or ``(out, vjp_fn, aux)``; ``vjp_fn(cotangent)`` (a cotangent of
+        ``out``'s structure) returns a tuple with one gradient per primal, of the primal's
+        structure (PyTorch's convention for complex values: the conjugate Wirtinger
+        derivative). ``vjp_fn`` may be called many times; the tape lives as long as it does.
 
     Raises
     ------
@@ -130,17 +189,18 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     >>> out, back = vjp(tnp.sin, xp.asarray([0.0, 1.0]))
     >>> back(xp.ones(2))[0]
     Array([1.        , 0.54030231], dtype=float64)
+    >>> out, back = vjp(lambda p: {"y": p["a"] * p["b"]}, {"a": xp.asarray(2.0),
+    ...                                                     "b": xp.asarray(3.0)})
+    >>> back({"y": xp.asarray(1.0)})
+    ({'a': Array(3., dtype=float64), 'b': Array(2., dtype=float64)},)
     """
-    nums = tuple(range(len(primals)))
-    trace, leaves, out, out_node, aux = _trace_call(f, primals, nums, has_aux)
+    call = trace_call(f, primals, tuple(range(len(primals))), has_aux)
 
     def vjp_fn(cotangent):
-        ct = cotangent if type(cotangent) is Tracer else arrayx.asarray(cotangent)
-        if ct.shape != out.shape:
-            raise ValueError(f"the cotangent has shape {ct.shape}; the output has {out.shape}")
-        return tuple(_gradients(trace, leaves, out_node, ct, primals, retain=True))
+        return tuple(call.gradients(_cotangents(call, cotangent), retain=True))
 
-    return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
+    out = call.out()
+    return (out, vjp_fn, call.aux) if has_aux else (out, vjp_fn)
 
 
 def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
@@ -152,7 +212,8 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     f : callable
         A function returning a real scalar (an array of one element).
     argnums : int or sequence of int, optional
-        The positional arguments to differentiate with respect to.
+        The positional arguments to differentiate with respect to; each may be an array or a
+        tuple, list or dict of arrays (its gradient has the same structure).
     has_aux : bool, optional
         Whether ``f`` returns a pair ``(out, aux)``.
 
@@ -160,7 +221,7 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     -------
     callable
         ``(*args) -> (value, grad)``, or ``((value, aux), grad)`` with ``has_aux``; ``grad``
-        is an array for an int ``argnums`` and a tuple otherwise.
+        is the gradient for an int ``argnums`` and a tuple of them otherwise.
 
     Examples
     --------
@@ -172,17 +233,20 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     @functools.wraps(f)
     def run(*args):
         nums = _argnums(argnums, len(args))
-        trace, leaves, out, out_node, aux = _trace_call(f, args, nums, has_aux)
-        if out.dtype.kind == "c" or math.prod(out.shape) != 1:
-            raise TypeError(f"grad needs a real scalar output; got shape {out.shape} and "
-                            f"dtype {out.dtype} (use vjp or jacobian)")
+        call = trace_call(f, args, nums, has_aux)
+        if (call.structure != LEAF or call.outs[0].dtype.kind == "c"
+                or math.prod(call.outs[0].shape) != 1):
+            out = call.outs[0] if call.structure == LEAF else call.out()
+            raise TypeError(f"grad needs a real scalar output; got "
+                            f"{getattr(out, 'shape', type(out).__name__)} of "
+                            f"{getattr(out, 'dtype', 'arrays')} (use vjp or jacobian)")
+        out = call.outs[0]
         try:
-            grads = _gradients(trace, leaves, out_node, traced.ones_like(out),
-                               [args[i] for i in nums], retain=False)
+            grads = call.gradients([traced.ones_like(out)], retain=False)
         finally:
-            trace.tape.clear()
+            call.trace.tape.clear()
         g = grads[0] if isinstance(argnums, int) else tuple(grads)
-        return ((out, aux) if has_aux else out), g
+        return ((out, call.aux) if has_aux else out), g
     return run
 
 
@@ -195,14 +259,15 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
         A function returning a real scalar, written against the array API
         (``xp = x.__array_namespace__()``).
     argnums : int or sequence of int, optional
-        The positional arguments to differentiate with respect to.
+        The positional arguments to differentiate with respect to; each may be an array or a
+        tuple, list or dict of arrays (its gradient has the same structure).
     has_aux : bool, optional
         Whether ``f`` returns a pair ``(out, aux)``; then the result is ``(grad, aux)``.
 
     Returns
     -------
     callable
-        ``(*args) -> grad`` (an array, or a tuple for a sequence ``argnums``).
+        ``(*args) -> grad`` (a gradient, or a tuple of them for a sequence ``argnums``).
 
     Raises
     ------
@@ -218,6 +283,8 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
     Array([1.        , 2.71828183], dtype=float64)
     >>> grad(grad(lambda x: x ** 3))(xp.asarray(2.0))
     Array(12., dtype=float64)
+    >>> grad(lambda p: tnp.sum(p["w"] * p["b"]))({"w": xp.ones(2), "b": xp.asarray(3.0)})
+    {'b': Array(2., dtype=float64), 'w': Array([3., 3.], dtype=float64)}
     """
     vg = value_and_grad(f, argnums, has_aux)
 
@@ -228,23 +295,51 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
     return run
 
 
+def _columns(rows: list, call: Traced) -> list:
+    """The Jacobian blocks from its rows: ``rows[k]`` holds, per input, the gradient tree of
+    output element ``k`` (elements of the output leaves one after another). Each block is
+    ``out_leaf.shape + in_leaf.shape``; the result is, per input, the output's structure of
+    the input's structure."""
+    per_input = []
+    for j, inp in enumerate(call.inputs):
+        row_leaves = [flatten(r[j])[0] for r in rows]
+        by_output = []
+        start = 0
+        for o in call.outs:
+            n = math.prod(o.shape)
+            blocks = []
+            for i, x in enumerate(inp.leaves):
+                if n:
+                    col = traced.stack([row_leaves[k][i] for k in range(start, start + n)])
+                else:
+                    col = traced.zeros((0,) + x.shape, dtype=x.dtype)
+                blocks.append(traced.reshape(col, o.shape + x.shape))
+            by_output.append(unflatten(inp.structure, blocks))
+            start += n
+        per_input.append(unflatten(call.structure, by_output))
+    return per_input
+
+
 def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
-    """The Jacobian of ``f``: an array of shape ``out.shape + x.shape`` per argument.
+    """The Jacobian of ``f`` (reverse mode): an array of shape ``out.shape + x.shape`` per
+    argument.
 
     Built from one forward pass and one vector-Jacobian product per output element.
 
     Parameters
     ----------
     f : callable
-        A function of arrays returning an array.
+        A function of arrays returning an array (or a tuple, list or dict of them).
     argnums : int or sequence of int, optional
         The positional arguments to differentiate with respect to.
 
     Returns
     -------
     callable
-        ``(*args) -> jacobian`` (an array, or a tuple for a sequence ``argnums``). For a
-        complex output, row ``k`` is the gradient of ``Re(out[k])``.
+        ``(*args) -> jacobian`` (for an int ``argnums``; a tuple, one per argument,
+        otherwise). For tree inputs or outputs, the output's structure holds the input's
+        structure of blocks (as JAX's ``jacrev``). For a complex output, row ``k`` is the
+        gradient of ``Re(out[k])``.
 
     Examples
     --------
@@ -257,28 +352,24 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     @functools.wraps(f)
     def run(*args):
         nums = _argnums(argnums, len(args))
-        trace, leaves, out, out_node, _ = _trace_call(f, args, nums, False)
-        primals = [args[i] for i in nums]
-        n = math.prod(out.shape)
+        call = trace_call(f, args, nums)
         rows = []
-        eye = arrayx.eye(n, dtype=out.dtype) if differentiable(out.dtype) else None
-        for k in range(n):
-            ct = arrayx.reshape(eye[k], out.shape)
-            rows.append(_gradients(trace, leaves, out_node, ct, primals, retain=True))
-        trace.tape.clear()
-        jac = []
-        for j, x in enumerate(primals):
-            if n:
-                col = traced.stack([r[j] for r in rows])
-            else:
-                col = traced.zeros((0,) + x.shape, dtype=x.dtype)
-            jac.append(traced.reshape(col, out.shape + x.shape))
+        for p, o in enumerate(call.outs):
+            n = math.prod(o.shape)
+            eye = arrayx.eye(n, dtype=o.dtype) if differentiable(o.dtype) else None
+            for k in range(n):
+                cts = [None] * len(call.outs)
+                if eye is not None:
+                    cts[p] = arrayx.reshape(eye[k], o.shape)
+                rows.append(call.gradients(cts, retain=True))
+        call.trace.tape.clear()
+        jac = _columns(rows, call)
         return jac[0] if isinstance(argnums, int) else tuple(jac)
     return run
 
 
 def hessian(f: Callable, argnums: int = 0) -> Callable:
-    """The Hessian of a real scalar function: ``jacobian(grad(f))``.
+    """The Hessian of a real scalar function: ``jacfwd(grad(f))``, forward over reverse.
 
     Parameters
     ----------
@@ -300,7 +391,8 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
     Array([[ 6.,  0.],
            [ 0., 12.]], dtype=float64)
     """
-    return jacobian(grad(f, argnums), argnums)
+    from arrayx.autograd._forward import jacfwd
+    return jacfwd(grad(f, argnums), argnums)
 
 
 def stop_gradient(x):
@@ -324,123 +416,3 @@ def stop_gradient(x):
     Array([3.], dtype=float64)
     """
     return unwrap(x)
-
-
-class custom_vjp:
-    """A function with a user-defined backward rule (JAX's ``custom_vjp``).
-
-    Define the forward function, then ``f.defvjp(fwd, bwd)``: ``fwd(*args)`` returns
-    ``(out, residuals)`` and ``bwd(residuals, g)`` a tuple with one gradient (or ``None``) per
-    positional argument. ``bwd`` written with the traced namespace is itself differentiable.
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> from arrayx.autograd import custom_vjp, grad, numpy as tnp
-    >>> @custom_vjp
-    ... def clipped_identity(x):
-    ...     return x
-    >>> clipped_identity.defvjp(lambda x: (x, None),
-    ...                         lambda res, g: (tnp.clip(g, min=-1.0, max=1.0),))
-    >>> grad(lambda x: tnp.sum(5 * clipped_identity(x)))(xp.asarray([1.0]))
-    Array([1.], dtype=float64)
-    """
-
-    def __init__(self, fun: Callable) -> None:
-        functools.update_wrapper(self, fun)
-        self.fun = fun
-        self.fwd: Callable | None = None
-        self.bwd: Callable | None = None
-
-    def defvjp(self, fwd: Callable, bwd: Callable) -> None:
-        """Set the forward function and the backward rule.
-
-        Parameters
-        ----------
-        fwd : callable
-            ``fwd(*args) -> (out, residuals)``.
-        bwd : callable
-            ``bwd(residuals, g)``: a tuple with one gradient (or ``None``) per positional
-            argument.
-        """
-        self.fwd, self.bwd = fwd, bwd
-
-    def __call__(self, *args):
-        top = _top(args)
-        if not top:
-            return self.fun(*args)
-        if self.fwd is None:
-            raise TypeError(f"{self.__name__} has no rule: call defvjp(fwd, bwd) first")
-        vals, parents, _, any_live = _split(args, top)
-        out, residuals = self.fwd(*vals)
-        if not any_live or not differentiable(out.dtype):
-            return Tracer(out, None, top)
-        bwd = self.bwd
-
-        def back(g):
-            grads = tuple(bwd(residuals, g))
-            if len(grads) != len(vals):
-                raise ValueError(f"the backward rule of {self.__name__} returned "
-                                 f"{len(grads)} gradients for {len(vals)} arguments")
-            return grads
-        node = Node(back, tuple(parents), out.shape, out.dtype, self.__name__)
-        live.traces[top - 1].tape.append(node)
-        return Tracer(out, node, top)
-
-
-def checkpoint(f: Callable) -> Callable:
-    """``f`` computed without saving its intermediate values for the backward pass: they are
-    recomputed when the gradient is needed (memory for time).
-
-    Parameters
-    ----------
-    f : callable
-        A function of arrays returning an array.
-
-    Returns
-    -------
-    callable
-        ``f``, whose node keeps only its inputs and runs ``vjp(f, ...)`` in the backward pass.
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> from arrayx.autograd import checkpoint, grad, numpy as tnp
-    >>> layer = checkpoint(lambda x: tnp.tanh(tnp.tanh(x)))
-    >>> float(grad(lambda x: tnp.sum(layer(x)))(xp.asarray(0.0)))
-    1.0
-    """
-    @custom_vjp
-    def run(*args):
-        return f(*args)
-
-    def fwd(*args):
-        out = _constant_value(f(*args))
-        return out, args
-
-    def bwd(args, g):
-        nums = tuple(i for i, a in enumerate(args)
-                     if (type(a) is Tracer or isinstance(a, arrayx.Array))
-                     and differentiable(a.dtype))
-        _, back = vjp(lambda *xs: f(*_place(args, nums, xs)), *(args[i] for i in nums))
-        grads = dict(zip(nums, back(g), strict=False))
-        return tuple(grads.get(i) for i in range(len(args)))
-
-    run.defvjp(fwd, bwd)
-    functools.update_wrapper(run, f)
-    return run
-
-
-def _place(args, nums, xs):
-    args = list(args)
-    for i, x in zip(nums, xs, strict=False):
-        args[i] = x
-    return args
-
-
-def _constant_value(out):
-    """``out`` without the constant wrapper of the innermost trace (made by creation
-    functions inside ``f``)."""
-    if type(out) is Tracer and out.node is None and out.level == len(live.traces):
-        return out.value
-    return out

@@ -6,8 +6,9 @@ from arrayx._array import Array
 from arrayx.autograd._tracer import Node, Trace, fit, unwrap
 
 
-def backward(trace: Trace, out: Node, cotangent, retain: bool) -> None:
-    """Send ``cotangent`` from ``out`` back through ``trace``'s tape to the input nodes.
+def backward(trace: Trace, outs: list, retain: bool) -> None:
+    """Send the cotangents of ``outs`` (pairs of a node and its cotangent) back through
+    ``trace``'s tape to the input nodes.
 
     Each node's closures run once, newest node first (the tape's order is a topological
     order); a node whose cotangent is still ``None`` (a symbolic zero) is skipped. Unless
@@ -16,7 +17,8 @@ def backward(trace: Trace, out: Node, cotangent, retain: bool) -> None:
     """
     tape = trace.tape
     mutations = trace.mutations
-    out.g = cotangent
+    for out, cotangent in outs:
+        out.g = cotangent if out.g is None else out.g + cotangent
     for i in range(len(tape) - 1, -1, -1):
         node = tape[i]
         g = node.g
