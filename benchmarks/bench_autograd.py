@@ -5,6 +5,9 @@ here), at the same thread count.
   forward and backward (the time per operation is printed beside the table);
 - a training step (forward, backward, SGD update) of a 784-256-10 MLP in float32 with a
   softmax cross-entropy loss, at batch 64 and 4096; arrayx's step is namespace-generic code;
+- per-example gradients: ``vmap(grad(loss))`` of a small (20-64-10, float64) tanh network
+  over 256 examples against ``torch.func.vmap(torch.func.grad(loss))``; beside the table, its
+  time over arrayx's gradient of the batch's loss (the hand-batched gradient);
 - peak memory of the batch-4096 step: in a fresh process per library, with glibc's
   ``MALLOC_MMAP_THRESHOLD_`` at 64 KiB (so buffers go back to the system when freed), the
   growth of the peak resident set over a step after a warm-up step (so that one-time costs,
@@ -26,7 +29,7 @@ import numpy as np
 from arrayx._core.storage import cached_bytes
 
 import arrayx as xp
-from arrayx.autograd import Tracer, value_and_grad
+from arrayx.autograd import Tracer, grad, value_and_grad, vmap
 from arrayx.autograd._tracer import Node
 from benchmarks.harness import Timing, compare
 
@@ -54,6 +57,40 @@ def mlp_loss(w1, b1, w2, b2, x, labels):
 
 
 _mlp_grad = value_and_grad(mlp_loss, argnums=(0, 1, 2, 3))
+
+
+def small_loss(w1, b1, w2, x, y, ns=None):
+    """Squared error of a 20-64-10 tanh network (one example or a batch), in ``ns``
+    (``w1``'s namespace by default)."""
+    ns = ns or w1.__array_namespace__()
+    return ns.sum((ns.tanh(x @ w1 + b1) @ w2 - y) ** 2) / 2
+
+
+def _small_data():
+    rng = np.random.default_rng(1)
+    return [rng.standard_normal((20, 64)) / 4, rng.standard_normal(64) / 4,
+            rng.standard_normal((64, 10)) / 8, rng.standard_normal((256, 20)),
+            rng.standard_normal((256, 10))]
+
+
+def _per_example(torch, repeats: int) -> Timing:
+    data = _small_data()
+    ours = [xp.asarray(a) for a in data]
+    theirs = [torch.tensor(a) for a in data]
+    per = vmap(grad(small_loss), in_axes=(None, None, None, 0, 0))
+    whole = grad(small_loss)
+    def torch_loss(*args):
+        return small_loss(*args, ns=torch)
+    tper = torch.func.vmap(torch.func.grad(torch_loss), in_dims=(None, None, None, 0, 0))
+    t = compare("per-example gradients vmap(grad), 20-64-10 MLP, 256 examples",
+                lambda: per(*ours), lambda: tper(*theirs), repeats=repeats, target=None,
+                exact=False, atol=1e-9)
+    batched = compare("the batch's gradient (for the ratio above)", lambda: whole(*ours),
+                      lambda: torch.func.grad(torch_loss)(*theirs), repeats=repeats,
+                      target=None, exact=False, atol=1e-9)
+    print(f"  per-example gradients over the batch's gradient: "
+          f"{t.arrayx / batched.arrayx:.2f} (target: at most 1.5)")
+    return t
 
 
 def mlp_step(params, x, labels):
@@ -173,6 +210,7 @@ def run(repeats: int) -> list[Timing]:
                            lambda: mlp_step(params, *data)[2],  # noqa: B023
                            lambda: torch_step(tparams, *tdata)[2].detach(),  # noqa: B023
                            repeats=repeats, target=target, exact=False, atol=1e-6))
+    out.append(_per_example(torch, repeats))
     ours, theirs = _peak_growth_apart("arrayx"), _peak_growth_apart("torch")
     print(f"  peak memory growth of a batch-4096 step: arrayx {ours / 2**20:.1f} MiB, "
           f"torch {theirs / 2**20:.1f} MiB, ratio {ours / max(theirs, 1):.2f} "

@@ -27,6 +27,7 @@ from arrayx.autograd import (
     stop_gradient,
     value_and_grad,
     vjp,
+    vmap,
 )
 from arrayx.autograd import numpy as traced
 from arrayx.autograd._tracer import Node
@@ -215,6 +216,92 @@ def test_custom_jvp_serves_both_modes():
     np.testing.assert_allclose(np.asarray(second), sig * (1 - sig), atol=1e-12)
     with pytest.raises(TypeError, match="defjvp"):
         grad(lambda v: ns(v).sum(custom_jvp(lambda w: w)(v)))(x)
+
+
+def _mlp_loss(params, x, y):
+    # The namespace of all the arrays (as array_api_compat.array_namespace picks it).
+    xp = max((ns(a) for a in (params["w1"], x)), key=lambda m: (m is traced) + 2 * (
+        m is arrayx.autograd.batched))
+    h = xp.tanh(x @ params["w1"] + params["b1"])
+    out = h @ params["w2"]
+    return xp.sum((out - y) ** 2) / 2
+
+
+def _mlp(rng, n_in=5, n_hidden=7, n_out=3):
+    return {"w1": arrayx.asarray(rng.standard_normal((n_in, n_hidden)) / 2),
+            "b1": arrayx.asarray(rng.standard_normal(n_hidden) / 4),
+            "w2": arrayx.asarray(rng.standard_normal((n_hidden, n_out)) / 2)}
+
+
+def test_vmap_of_grad_gives_per_example_gradients():
+    rng = np.random.default_rng(5)
+    params = _mlp(rng)
+    x = arrayx.asarray(rng.standard_normal((6, 5)))
+    y = arrayx.asarray(rng.standard_normal((6, 3)))
+    per_example = vmap(grad(_mlp_loss), in_axes=(None, 0, 0))(params, x, y)
+    for i in range(6):
+        one = grad(_mlp_loss)(params, x[i], y[i])
+        for key in params:
+            np.testing.assert_allclose(np.asarray(per_example[key][i]), np.asarray(one[key]),
+                                       rtol=1e-12, atol=1e-14)
+    # The per-example gradients sum to the batch's gradient.
+    whole = grad(_mlp_loss)(params, x, y)
+    for key in params:
+        np.testing.assert_allclose(np.asarray(arrayx.sum(per_example[key], axis=0)),
+                                   np.asarray(whole[key]), rtol=1e-12)
+    # value_and_grad inside vmap, with aux, and gradients with respect to the examples.
+    (values, aux), gx = vmap(value_and_grad(
+        lambda x, y: (_mlp_loss(params, x, y), ns(x).sum(x)), has_aux=True))(x, y)
+    for i in range(6):
+        assert float(values[i]) == pytest.approx(float(_mlp_loss(params, x[i], y[i])))
+        np.testing.assert_allclose(np.asarray(gx[i]),
+                                   np.asarray(grad(lambda v: _mlp_loss(params, v, y[i]))(x[i])))
+    np.testing.assert_allclose(np.asarray(aux), np.sum(np.asarray(x), axis=1))
+
+
+def test_vmap_composes_and_nests():
+    rng = np.random.default_rng(6)
+    a = arrayx.asarray(rng.standard_normal((4, 3)))
+    b = arrayx.asarray(rng.standard_normal((2, 3)))
+
+    def f(u, v):
+        xp = ns(u)
+        return xp.sum(xp.sin(u) * v) + xp.linalg.vector_norm(u - v)
+
+    # Nested: every pair of rows.
+    pairs = vmap(vmap(f, in_axes=(None, 0)), in_axes=(0, None))(a, b)
+    want = [[float(f(a[i], b[j])) for j in range(2)] for i in range(4)]
+    np.testing.assert_allclose(np.asarray(pairs), want, rtol=1e-12)
+    # grad of a batched computation.
+    g = grad(lambda u: ns(u).sum(vmap(f, in_axes=(0, None))(u, b[0])))(a)
+    g_loop = np.stack([np.asarray(grad(f)(a[i], b[0])) for i in range(4)])
+    np.testing.assert_allclose(np.asarray(g), g_loop, rtol=1e-12)
+    # Batch axes other than the first, out_axes, and an unbatched output.
+    moved = vmap(lambda u: ns(u).cumulative_sum(u), in_axes=1, out_axes=1)(a)
+    np.testing.assert_allclose(np.asarray(moved), np.cumsum(np.asarray(a), axis=0))
+    const = vmap(lambda u: (u * 2.0, ns(u).ones(2)), out_axes=(0, None))(a)
+    np.testing.assert_array_equal(np.asarray(const[1]), [1.0, 1.0])
+    # jacobian and hessian per example (a loop over the examples).
+    jac = vmap(jacobian(lambda u: u * u))(a)
+    assert jac.shape == (4, 3, 3)
+    np.testing.assert_allclose(np.asarray(jac[1]), np.diag(2 * np.asarray(a[1])))
+
+
+def test_vmap_says_what_it_cannot_do():
+    a = arrayx.ones((3, 2))
+
+    def branch(u):
+        return u if u[0] > 0 else -u
+    with pytest.raises(TypeError, match="control flow"):
+        vmap(branch)(a)
+    with pytest.raises(ValueError, match="batch sizes 3 and 2"):
+        vmap(lambda u, v: u + v)(a, arrayx.ones((2, 2)))
+    with pytest.raises(ValueError, match="at least one batched"):
+        vmap(lambda u: u, in_axes=None)(a)
+    with pytest.raises(ValueError, match="in_axes has 1 entries for 2"):
+        vmap(lambda u, v: u, in_axes=(0,))(a, a)
+    with pytest.raises(TypeError, match="vjp inside vmap"):
+        vmap(lambda u: vjp(lambda t: t, u)[0])(a)
 
 
 def test_nested_grads_do_not_confuse_perturbations():
@@ -475,6 +562,67 @@ def test_writing_a_saved_value_keeps_the_gradient():
     for f in (exp_then_write, divide_then_write):
         np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
                                    rtol=1e-6)
+
+
+def _central_complex(f, z: np.ndarray, step: float = 1e-6) -> np.ndarray:
+    """dL/dRe + 1j dL/dIm of a real scalar function of a complex array (PyTorch's gradient)."""
+    out = np.zeros_like(z)
+    for i in np.ndindex(z.shape):
+        for direction in (1.0, 1j):
+            e = np.zeros_like(z)
+            e[i] = step * direction
+            d = (float(f(arrayx.asarray(z + e))) - float(f(arrayx.asarray(z - e)))) / (2 * step)
+            out[i] += d * direction
+    return out
+
+
+def test_updates_of_complex_arrays_keep_the_conjugates():
+    def f(z):
+        xp = ns(z)
+        y = z * (1.0 + 2.0j)
+        y[0] = z[1] * 3.0j                 # a write into the array
+        v = y[1:]
+        v[0] = v[0] * xp.conj(z[2])        # a write through a view
+        w = xp.reshape(y, (2, 2))
+        w[:, 1] += z[:2] ** 2              # an in-place operator on a view
+        return xp.sum(xp.real(y * xp.conj(y))) + xp.sum(xp.imag(y * z))
+
+    z = np.asarray([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j, 2.0 - 0.5j])
+    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(z))), _central_complex(f, z),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_second_derivatives_through_gathers():
+    # The backward pass of a gather is a scatter-add; differentiating it again (here by
+    # forward mode and by grad of grad) goes through the scatter-add's own rule.
+    idx = arrayx.asarray([2, 0, 2, 1])
+
+    def f(x):
+        xp = ns(x)
+        return xp.sum(xp.take(x, idx) ** 3) + xp.sum(x[xp.asarray([1, 1])] * x[0])
+
+    x = np.asarray([0.5, -1.0, 2.0])
+    h = np.asarray(hessian(f)(arrayx.asarray(x)))
+    want = np.zeros((3, 3))
+    for i in range(3):
+        e = np.zeros(3)
+        e[i] = 1e-5
+        want[:, i] = (np.asarray(grad(f)(arrayx.asarray(x + e)))
+                      - np.asarray(grad(f)(arrayx.asarray(x - e)))) / 2e-5
+    np.testing.assert_allclose(h, want, rtol=1e-6, atol=1e-6)
+
+    def g(z):
+        xp = ns(z)
+        picked = xp.take(z, idx)
+        return xp.sum(xp.real(picked * xp.conj(picked) * picked))
+
+    z = np.asarray([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j])
+    tangent = np.asarray([1.0 + 0.5j, -0.25j, 0.75])
+    gz = grad(g)
+    _, along = jvp(gz, (arrayx.asarray(z),), (arrayx.asarray(tangent),))
+    numeric = (np.asarray(gz(arrayx.asarray(z + 1e-6 * tangent)))
+               - np.asarray(gz(arrayx.asarray(z - 1e-6 * tangent)))) / 2e-6
+    np.testing.assert_allclose(np.asarray(along), numeric, rtol=1e-6, atol=1e-6)
 
 
 def test_a_fresh_copy_can_be_written():

@@ -15,7 +15,7 @@ from needs_torch import import_torch
 import arrayx
 import arrayx.fft
 import arrayx.linalg
-from arrayx.autograd import _namespace, jvp, vjp
+from arrayx.autograd import _namespace, batched, jvp, vjp, vmap
 from arrayx.autograd import numpy as traced
 
 STEP = 1e-6
@@ -193,3 +193,48 @@ def test_jvp_matches_pytorch(name, complex_, data):
                              tuple(torch.tensor(t) for t in tangents))
     np.testing.assert_allclose(np.asarray(got), want.resolve_conj().numpy(), rtol=1e-7,
                                atol=1e-9)
+
+
+def _batch(drawn, data):
+    """Three examples around the drawn inputs (scaled within the case's domain), and which
+    inputs are batched: all, or the first alone."""
+    first_only = len(drawn.inputs) > 1 and data.draw(st.booleans(), label="first only")
+    batched_flags = [not first_only or i == 0 for i in range(len(drawn.inputs))]
+    batches = [np.stack([x, x * 0.95, x * 1.05]) if b else x
+               for x, b in zip(drawn.inputs, batched_flags, strict=True)]
+    return batches, tuple(0 if b else None for b in batched_flags)
+
+
+@pytest.mark.parametrize(("name", "complex_"), PAIRS)
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_vmap_matches_a_loop_over_examples(name, complex_, data):
+    drawn = _draw(name, data, complex_)
+    batches, in_axes = _batch(drawn, data)
+    got = vmap(lambda *xs: drawn.fn(batched, *xs), in_axes=in_axes)(
+        *[arrayx.asarray(b) for b in batches])
+    want = np.stack([np.asarray(drawn.fn(arrayx, *[
+        arrayx.asarray(b[i] if axis == 0 else b) for b, axis in zip(batches, in_axes,
+                                                                    strict=True)]))
+        for i in range(3)])
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(("name", "complex_"), PAIRS)
+@settings(max_examples=2, deadline=None)
+@given(data=st.data())
+def test_vmap_matches_pytorch(name, complex_, data):
+    torch = import_torch()
+    drawn = _draw(name, data, complex_)
+    if drawn.torch_fn is None:
+        pytest.skip(f"no PyTorch counterpart for {name}")
+    batches, in_axes = _batch(drawn, data)
+    try:
+        want = torch.func.vmap(drawn.torch_fn, in_dims=in_axes)(
+            *[torch.tensor(b) for b in batches])
+    except (RuntimeError, NotImplementedError) as e:
+        pytest.skip(f"torch.func.vmap has no batching rule for {name}: {e}")
+    got = vmap(lambda *xs: drawn.fn(batched, *xs), in_axes=in_axes)(
+        *[arrayx.asarray(b) for b in batches])
+    np.testing.assert_allclose(np.asarray(got), want.resolve_conj().numpy(), rtol=1e-9,
+                               atol=1e-11)

@@ -408,3 +408,31 @@ def test_gram_products_are_symmetric_and_match_numpy(dtype: str, shape: tuple,
         assert g.dtype == want.dtype
         np.testing.assert_array_equal(g, g.T)
         np.testing.assert_allclose(g, exact, rtol=tol, atol=tol * np.abs(exact).max())
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int64", "bool"])
+def test_matmul_of_a_stack_by_one_matrix_matches_numpy(dtype: str) -> None:
+    # A stack of matrices times one matrix (or one broadcast over the stack) is folded into
+    # one product of the stack's rows when they lie one after another; other layouts not.
+    rng = np.random.default_rng(7)
+
+    def r(*shape):
+        return (rng.standard_normal(shape) * 3).astype(dtype)
+
+    w = r(6, 4)
+    tolerance = ({"rtol": 1e-4, "atol": 1e-5} if dtype == "float32"
+                 else {"rtol": 1e-12, "atol": 1e-12})
+    cases = [
+        (r(3, 2, 6), w), (r(3, 2, 6), r(1, 6, 4)), (r(5, 1, 6), w), (r(2, 3, 4, 6), w),
+        (r(3, 4, 5, 6)[:, ::2], w), (r(3, 4, 5, 6)[:, :, ::2], w), (r(2, 3, 6)[:, ::-1], w),
+        (np.swapaxes(r(3, 6, 5), -1, -2), w), (r(3, 4, 6), r(6)), (r(1, 2, 6), None),
+        (r(2, 1, 3, 6), None), (r(7, 1, 6)[1:5], r(6, 9)), (r(3, 2, 6), np.asarray(w).T.T),
+    ]
+    for a, b in cases:
+        if b is None:
+            b = np.broadcast_to(r(1, 6, 4), (3, 6, 4))
+        want = np.matmul(a, b)
+        got = ax.matmul(ax.asarray(a), ax.asarray(np.ascontiguousarray(b))
+                        if b.strides[0] else ax.broadcast_to(ax.asarray(b[0]), b.shape))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(np.asarray(got), want, **tolerance)

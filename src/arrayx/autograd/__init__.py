@@ -17,7 +17,7 @@ Examples
 Array([ 0.72686198, -0.63970001], dtype=float64)
 """
 
-from arrayx.autograd import _namespace
+from arrayx.autograd import _namespace, _vmap
 from arrayx.autograd._api import (
     grad,
     hessian,
@@ -29,11 +29,13 @@ from arrayx.autograd._api import (
 from arrayx.autograd._custom import checkpoint, custom_jvp, custom_vjp
 from arrayx.autograd._forward import jacfwd, jvp, linearize
 from arrayx.autograd._tracer import GradientLostWarning, Tracer, sum_to
+from arrayx.autograd._vmap import Batched, vmap
 
 numpy = _namespace.build()
+batched = _vmap.build()
 
 __all__ = [
-    "GradientLostWarning", "Tracer", "checkpoint", "custom_jvp", "custom_vjp", "grad",
-    "hessian", "jacfwd", "jacobian", "jvp", "linearize", "numpy", "stop_gradient", "sum_to",
-    "value_and_grad", "vjp",
+    "Batched", "GradientLostWarning", "Tracer", "batched", "checkpoint", "custom_jvp",
+    "custom_vjp", "grad", "hessian", "jacfwd", "jacobian", "jvp", "linearize", "numpy",
+    "stop_gradient", "sum_to", "value_and_grad", "vjp", "vmap",
 ]

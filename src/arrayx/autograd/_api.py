@@ -21,6 +21,7 @@ from arrayx.autograd._tracer import (
     traced,
     unwrap,
 )
+from arrayx.autograd._vmap import Batched, has_batched, per_example, per_example_value_and_grad
 
 
 def _as_input(x, name: str):
@@ -126,6 +127,9 @@ def trace_call(f: Callable, args: Sequence, nums: tuple[int, ...],
         elif type(leaf) is Tracer or isinstance(leaf, arrayx.Array):
             outs.append(leaf)
             out_nodes.append(None)
+        elif type(leaf) is Batched:
+            raise TypeError("the function's result is batched by a vmap that it closes over; "
+                            "pass the batched array as an argument of the transformed function")
         else:
             raise TypeError(f"the function must return an array (or a tuple, list or dict of "
                             f"arrays), got {type(leaf).__name__}")
@@ -194,6 +198,9 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     >>> back({"y": xp.asarray(1.0)})
     ({'a': Array(3., dtype=float64), 'b': Array(2., dtype=float64)},)
     """
+    if has_batched(primals):
+        raise TypeError("vjp inside vmap has no batching rule: vmap a function that calls "
+                        "vjp and its vjp_fn together, or use grad")
     call = trace_call(f, primals, tuple(range(len(primals))), has_aux)
 
     def vjp_fn(cotangent):
@@ -233,6 +240,8 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     @functools.wraps(f)
     def run(*args):
         nums = _argnums(argnums, len(args))
+        if has_batched(args):
+            return per_example_value_and_grad(value_and_grad, f, argnums, has_aux, args, nums)
         call = trace_call(f, args, nums, has_aux)
         if (call.structure != LEAF or call.outs[0].dtype.kind == "c"
                 or math.prod(call.outs[0].shape) != 1):
@@ -351,6 +360,8 @@ def jacobian(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     """
     @functools.wraps(f)
     def run(*args):
+        if has_batched(args):
+            return per_example(run, args)
         nums = _argnums(argnums, len(args))
         call = trace_call(f, args, nums)
         rows = []

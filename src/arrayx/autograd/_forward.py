@@ -19,6 +19,7 @@ import arrayx
 from arrayx.autograd._api import _argnums, trace_call
 from arrayx.autograd._pytree import flatten, unflatten
 from arrayx.autograd._tracer import Tracer, differentiable, traced
+from arrayx.autograd._vmap import has_batched, per_example
 
 
 def linearize(f: Callable, *primals):
@@ -46,6 +47,9 @@ def linearize(f: Callable, *primals):
     >>> jvp_fn(xp.asarray([1.0, 2.0]))
     Array([1.        , 1.08060461], dtype=float64)
     """
+    if has_batched(primals):
+        raise TypeError("linearize inside vmap has no batching rule: vmap a function that "
+                        "calls jvp instead")
     call = trace_call(f, primals, tuple(range(len(primals))))
     live = [i for i, o in enumerate(call.outs) if differentiable(o.dtype)]
 
@@ -118,6 +122,8 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence):
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"jvp got {len(tangents)} tangents for {len(primals)} primals")
+    if has_batched(primals) or has_batched(tangents):
+        return per_example(lambda p, t: jvp(f, p, t), (primals, tangents))
     out, jvp_fn = linearize(f, *primals)
     return out, jvp_fn(*tangents)
 
@@ -148,6 +154,8 @@ def jacfwd(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     """
     @functools.wraps(f)
     def run(*args):
+        if has_batched(args):
+            return per_example(run, args)
         nums = _argnums(argnums, len(args))
         unique = tuple(dict.fromkeys(nums))
 

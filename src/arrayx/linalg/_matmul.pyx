@@ -8,7 +8,9 @@ Operands are never copied to change their memory order: a matrix whose rows or w
 are contiguous (``A`` or ``A.mT`` of a C-contiguous array) goes to gemm as is, with a transpose
 flag. Only operands with no unit stride (or negative strides) are copied first. This module
 plans the product (operand layouts, broadcast batches, which of dot, gemv, syrk, gemm or the
-blocked kernel); the engine runs it on the operands' device, without the GIL.
+blocked kernel); the engine runs it on the operands' device, without the GIL. A stack of
+matrices times one matrix (``x @ W`` with ``x`` of shape ``(batch, m, k)``, or ``W`` broadcast
+over the batch) is one product of the stack's rows when they lie one after another.
 """
 from libc.stdint cimport int64_t
 
@@ -22,6 +24,7 @@ from arrayx._engine cimport matmul as engine_matmul
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
+from arrayx._manipulation import reshape
 
 __all__ = ["matmul"]
 
@@ -123,6 +126,41 @@ cdef int broadcast_batches(Mat* a, Mat* b, int64_t* shape, int64_t* sa,
     return nb
 
 
+cdef bint _stacked(Layout L) noexcept:
+    """Whether the batch axes and rows of ``L`` (at least 3-D) read as the rows of one
+    matrix: each axis steps over all the rows after it (axes of size 1 aside)."""
+    cdef int d, nd = L.ndim
+    cdef int64_t step = L.strides_[nd - 2], extent = L.shape_[nd - 2]
+    if extent > 1 and step == 0:
+        return False
+    for d in range(nd - 3, -1, -1):
+        if L.shape_[d] == 1:
+            continue
+        if extent == 1:
+            step, extent = L.strides_[d], L.shape_[d]
+            if step == 0:
+                return False
+            continue
+        if L.strides_[d] != step * extent:
+            return False
+        extent *= L.shape_[d]
+    return True
+
+
+cdef bint _one_matrix(Layout A, Layout B) noexcept:
+    """Whether ``B`` is one matrix (or vector) for every batch of ``A``: no batch axes, or
+    only broadcast ones (size 1, or stride 0 over ``A``'s own batch axis)."""
+    cdef int nb = B.ndim - 2, na = A.ndim - 2, i
+    if nb <= 0:
+        return True
+    if nb > na:
+        return False
+    for i in range(nb):
+        if B.shape_[i] != 1 and (B.strides_[i] != 0 or B.shape_[i] != A.shape_[na - nb + i]):
+            return False
+    return True
+
+
 cdef bint _is_gram(Mat* ma, Mat* mb, int nb) noexcept:
     """Whether ``b`` is ``a`` transposed (the same memory with the strides swapped), so the
     product is symmetric: ``X @ X.mT`` or ``X.mT @ X``."""
@@ -152,6 +190,13 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     if p.a.cols != p.b.rows:
         raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align: the inner "
                          f"dimensions are {p.a.cols} and {p.b.rows}")
+    if (a._layout.ndim >= 3 and a._layout.size and b._layout.size
+            and _one_matrix(a._layout, b._layout) and _stacked(a._layout)):
+        # A stack times one matrix: one product of the stack's rows (``x @ W`` with ``x`` of
+        # shape (batch, m, k), or ``W`` broadcast over the batch), not one per batch.
+        one = b[(0,) * (b._layout.ndim - 2)] if b._layout.ndim > 2 else b
+        return reshape(matmul_arrays(reshape(a, (-1, p.a.cols)), one),
+                       a.shape[:-1] + one.shape[1:])
     cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
     p.m, p.n, p.k = m, n, k
     p.lda, p.ldb = 1, 1

@@ -1,0 +1,523 @@
+"""``vmap``: a function of one example run on a batch, by the batching rules of ``_batching``.
+
+Inside ``vmap`` the batched inputs are :class:`Batched` arrays: array-API arrays that stand
+for one example (``shape`` is the example's) and hold the whole batch, batch axis first.
+Their namespace, ``arrayx.autograd.batched``, runs each function once on the batch where
+``_batching.RULES`` has a rule for it, and once per example otherwise. It computes with the
+traced namespace, so ``vmap`` composes with the autograd transforms: ``grad(vmap(f))``
+differentiates the batched computation, and ``vmap(grad(f))`` (per-example gradients) is the
+gradient of the batch's sum with respect to per-example copies of the inputs. ``vmap`` nests:
+each call has a level, and a function works on the innermost level among its arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import types
+from collections.abc import Callable
+
+import arrayx
+from arrayx.autograd import _batching
+from arrayx.autograd._pytree import flatten, unflatten
+from arrayx.autograd._tracer import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, traced
+
+batched = types.ModuleType("arrayx.autograd.batched",
+                           "arrayx's namespace on batches: the namespace inside vmap.")
+
+
+# Functions that make arrays: inside vmap they are of the batched namespace (the same for
+# every example), so that library code finds one namespace for them and the batch.
+CREATION = frozenset({
+    "arange", "asarray", "empty", "eye", "from_dlpack", "full", "linspace", "logspace",
+    "ones", "zeros",
+})
+
+
+class _Depth(threading.local):
+    """How many ``vmap`` calls are live in this thread."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+
+_live = _Depth()
+
+
+class Batched:
+    """One example of a batch, inside ``vmap``. ``value`` holds the batch, batch axis first,
+    when ``mapped``; otherwise it is the same for every example (an unbatched argument, or an
+    array made inside ``vmap``), so that every array there has the one batched namespace.
+    ``level`` is the depth of the ``vmap`` it belongs to."""
+
+    __slots__ = ("value", "level", "mapped")
+
+    def __init__(self, value, level: int, mapped: bool = True) -> None:
+        self.value = value
+        self.level = level
+        self.mapped = mapped
+
+    def __array_namespace__(self, *, api_version=None):
+        """The batched namespace."""
+        return batched
+
+    shape = property(lambda self: tuple(self.value.shape[1:] if self.mapped
+                                        else self.value.shape), doc="One example's shape.")
+    dtype = property(lambda self: self.value.dtype, doc="The dtype.")
+    device = property(lambda self: self.value.device, doc="The device.")
+    ndim = property(lambda self: len(self.shape), doc="One example's dimensions.")
+    size = property(lambda self: math.prod(self.shape), doc="One example's size.")
+    T = property(lambda self: batched.permute_dims(self, (1, 0)), doc="The transpose (2-D).")
+    mT = property(lambda self: batched.matrix_transpose(self),
+                  doc="The transpose of the last two axes.")
+
+    def to_device(self, device, /, *, stream=None):
+        """The array on ``device`` (the CPU is the only device: the same array)."""
+        return self
+
+    def __getitem__(self, key):
+        return batched.__getitem__(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        _setitem(self, key, value)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def _concrete(self, *args, **kw):
+        raise TypeError("an example inside vmap has no single value: Python control flow "
+                        "(if, bool, int, float) on it cannot run once for the whole batch; "
+                        "use xp.where")
+
+    __bool__ = __int__ = __float__ = __complex__ = __index__ = _concrete
+    __array__ = __dlpack__ = _concrete
+
+    def __repr__(self) -> str:
+        return f"Batched({self.value!r}, level={self.level})"
+
+    __hash__ = None
+
+
+def _top(args, kw) -> int:
+    top = 0
+    for a in (*args, *kw.values()):
+        if type(a) is Batched:
+            top = max(top, a.level)
+        elif isinstance(a, (list, tuple)):
+            for item in a:
+                if type(item) is Batched:
+                    top = max(top, item.level)
+    if top > _live.depth:
+        raise RuntimeError("a batched array was used after the vmap that made it ended")
+    return top
+
+
+def _split(a, top: int):
+    """``a``'s value one level down, and whether it is batched at ``top``."""
+    if type(a) is Batched and a.level == top:
+        return a.value, a.mapped
+    if isinstance(a, (list, tuple)) and any(type(i) is Batched for i in a):
+        parts = [_split(i, top) for i in a]
+        return [p[0] for p in parts], [p[1] for p in parts]
+    return a, (False if hasattr(a, "__array_namespace__") else None)
+
+
+def _size(vals, bat) -> int:
+    for v, b in zip(vals, bat, strict=True):
+        if b is True:
+            return v.shape[0]
+        if isinstance(b, list):
+            for item, flag in zip(v, b, strict=True):
+                if flag:
+                    return item.shape[0]
+    raise AssertionError("no batched argument")
+
+
+def _wrap(out, top: int, mapped: bool = True):
+    if isinstance(out, tuple):
+        items = [_wrap(o, top, mapped) for o in out]
+        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
+    if hasattr(out, "__array_namespace__"):
+        return Batched(out, top, mapped)
+    if not mapped:
+        return out
+    raise TypeError(f"a function returned {type(out).__name__} inside vmap: only arrays can "
+                    f"be batched")
+
+
+def function(name: str, base: Callable) -> Callable:
+    """The batched form of the function ``name`` (``base`` computes one level down)."""
+    rule = _batching.RULES.get(name)
+    creation = name in CREATION
+
+    def op(*args, **kw):
+        top = _top(args, kw)
+        if not top:
+            out = base(*args, **kw)
+            depth = _live.depth
+            return _wrap(out, depth, False) if creation and depth else out
+        parts = [_split(a, top) for a in args]
+        vals, bat = [p[0] for p in parts], [p[1] for p in parts]
+        kparts = {k: _split(v, top) for k, v in kw.items()}
+        kvals = {k: p[0] for k, p in kparts.items()}
+        kbat = {k: p[1] for k, p in kparts.items()}
+        if not any(b is True or (isinstance(b, list) and any(b))
+                   for b in (*bat, *kbat.values())):
+            return _wrap(op(*vals, **kvals), top, False)
+        size = _size(vals + list(kvals.values()), bat + list(kbat.values()))
+        if rule is not None and _applies(rule, bat, kbat):
+            out = rule(batched, op, size, vals, bat, kvals, kbat)
+        else:
+            out = _per_example(op, size, vals, bat, kvals, kbat)
+        return _wrap(out, top)
+
+    op.__name__ = op.__qualname__ = name.rpartition(".")[2]
+    op.__doc__ = getattr(base, "__doc__", None)
+    return op
+
+
+def _applies(rule, bat, kbat) -> bool:
+    """Whether ``rule`` handles this call: the rules of ``_batching.ANY_POSITION`` take
+    batched arrays anywhere; the others a batched first argument and nothing else batched."""
+    if rule in _batching.ANY_POSITION:
+        return True
+    return (bat[0] is True and not any(b is True or isinstance(b, list) for b in bat[1:])
+            and not any(b is True for b in kbat.values()))
+
+
+def _pick(v, b, i: int):
+    if b is True:
+        return v[i]
+    if isinstance(b, list):
+        return type(v)(x[i] if f else x for x, f in zip(v, b, strict=True))
+    return v
+
+
+def _per_example(op, size: int, vals, bat, kvals, kbat):
+    """The function on each example, stacked: for functions without a batching rule."""
+    outs = [op(*[_pick(v, b, i) for v, b in zip(vals, bat, strict=True)],
+               **{k: _pick(v, kbat[k], i) for k, v in kvals.items()}) for i in range(size)]
+    if not outs:
+        raise ValueError("a function without a batching rule cannot run on an empty batch")
+    if isinstance(outs[0], tuple):
+        items = [batched.stack([o[j] for o in outs]) for j in range(len(outs[0]))]
+        return type(outs[0])(*items) if hasattr(outs[0], "_fields") else tuple(items)
+    if not hasattr(outs[0], "__array_namespace__"):
+        raise TypeError(f"a function returned {type(outs[0]).__name__} inside vmap: only "
+                        f"arrays can be batched")
+    return batched.stack(outs)
+
+
+def _setitem(x: Batched, key, value) -> None:
+    """``x[key] = value`` for every example."""
+    if type(value) is Batched and value.level > x.level:
+        raise ValueError("an array batched by an inner vmap cannot be written into one "
+                         "batched by an outer vmap")
+    same = type(value) is Batched and value.level == x.level
+    if not x.mapped:
+        if same and value.mapped:
+            raise ValueError("a batched value cannot be written into an array that is the "
+                             "same for every example")
+        x.value[key] = value.value if same else value
+        return
+    key = (slice(None),) + (key if isinstance(key, tuple) else (key,))
+    if same and value.mapped:
+        rank = x.value[key].ndim - 1
+        v = value.value
+        if v.ndim - 1 < rank:
+            v = batched.reshape(v, (v.shape[0],) + (1,) * (rank - v.ndim + 1)
+                                + tuple(v.shape[1:]))
+        x.value[key] = v
+    else:
+        x.value[key] = value.value if same else value
+
+
+def _inplace(fn, op: str):
+    def method(self, other):
+        result = fn(self, other)
+        if result.shape != self.shape:
+            raise ValueError(f"{op} cannot change the shape {self.shape} to {result.shape}")
+        _setitem(self, Ellipsis, batched.astype(result, self.dtype))
+        return self
+    return method
+
+
+def _install_operators() -> None:
+    for op, name in BINARY_OPERATORS.items():
+        fn = getattr(batched, name)
+        setattr(Batched, f"__{op}__", functools.partialmethod(_call, fn))
+        setattr(Batched, f"__r{op}__", functools.partialmethod(_rcall, fn))
+        setattr(Batched, f"__i{op}__", _inplace(fn, f"__i{op}__"))
+    for op, name in COMPARISONS.items():
+        setattr(Batched, f"__{op}__", functools.partialmethod(_call, getattr(batched, name)))
+    for op, name in UNARY_OPERATORS.items():
+        setattr(Batched, f"__{op}__", functools.partialmethod(_unary, getattr(batched, name)))
+
+
+def _call(self, fn, other):
+    return fn(self, other)
+
+
+def _rcall(self, fn, other):
+    return fn(other, self)
+
+
+def _unary(self, fn):
+    return fn(self)
+
+
+def build() -> types.ModuleType:
+    """Fill the batched namespace from the traced one."""
+    def fill(target, source, names, prefix):
+        for name in names:
+            obj = getattr(source, name)
+            if callable(obj) and not isinstance(obj, type):
+                obj = function(prefix + name, obj)
+            setattr(target, name, obj)
+
+    fill(batched, traced, [n for n in traced.__all__ if n not in ("linalg", "fft", "lib")], "")
+    batched.__getitem__ = function("__getitem__", _getitem)
+    for sub in ("linalg", "fft"):
+        module = types.ModuleType(f"arrayx.autograd.batched.{sub}")
+        fill(module, getattr(traced, sub), getattr(traced, sub).__all__, sub + ".")
+        module.__all__ = list(getattr(traced, sub).__all__)
+        setattr(batched, sub, module)
+    batched.lib = arrayx.lib
+    batched.__array_api_version__ = arrayx.__array_api_version__
+    batched.__all__ = list(traced.__all__)
+    _install_operators()
+    return batched
+
+
+def _getitem(x, key):
+    return x[key]
+
+
+# --- vmap ------------------------------------------------------------------------------------
+
+def _axes_of(spec, tree, what: str, count: int | None = None) -> list:
+    """The batch axis (or None) of each leaf of ``tree`` (``count`` of them, when known),
+    from ``spec``: an int or None for a whole subtree, or a tuple, list or dict of such specs
+    along ``tree``'s structure."""
+    if spec is None or isinstance(spec, int):
+        return [spec] * (len(flatten(tree)[0]) if count is None else count)
+    if isinstance(spec, dict) and isinstance(tree, dict) and sorted(spec) == sorted(tree):
+        return [a for k in sorted(tree) for a in _axes_of(spec[k], tree[k], what)]
+    if (isinstance(spec, (list, tuple)) and isinstance(tree, (list, tuple))
+            and len(spec) == len(tree)):
+        return [a for s, t in zip(spec, tree, strict=True) for a in _axes_of(s, t, what)]
+    raise ValueError(f"{what} does not match the structure of what it describes")
+
+
+def vmap(f: Callable, in_axes=0, out_axes=0) -> Callable:
+    """``f``, written for one example, run on a batch (as ``torch.func.vmap`` and
+    ``jax.vmap``).
+
+    Parameters
+    ----------
+    f : callable
+        A function of arrays (or tuples, lists and dicts of them) written against the array
+        API (``xp = x.__array_namespace__()``).
+    in_axes : int, None or sequence, optional
+        The batch axis of each positional argument: an int or None (not batched) for every
+        argument, or one entry per argument, itself an int, None or a tree of ints of the
+        argument's structure.
+    out_axes : int, None or tree, optional
+        Where the batch axis goes in each output (None: an output that does not depend on the
+        batch, returned once).
+
+    Returns
+    -------
+    callable
+        The batched function.
+
+    Raises
+    ------
+    ValueError
+        If the batched arguments disagree on the batch size, or none is batched.
+    TypeError
+        If ``f`` uses an example's value in Python control flow (``if x > 0``).
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> from arrayx.autograd import grad, vmap
+    >>> def f(x):
+    ...     ns = x.__array_namespace__()
+    ...     return ns.sum(x * x)
+    >>> vmap(f)(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))
+    Array([ 5., 25.], dtype=float64)
+    >>> vmap(grad(f))(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))
+    Array([[2., 4.],
+           [6., 8.]], dtype=float64)
+    """
+    @functools.wraps(f)
+    def run(*args):
+        if isinstance(in_axes, (list, tuple)):
+            if len(in_axes) != len(args):
+                raise ValueError(f"in_axes has {len(in_axes)} entries for {len(args)} "
+                                 f"arguments")
+            specs = list(in_axes)
+        else:
+            specs = [in_axes] * len(args)
+        flat = [flatten(a) for a in args]
+        axes = [_axes_of(s, a, "in_axes", len(f[0]))
+                for s, a, f in zip(specs, args, flat, strict=True)]
+        size = None
+        for (leaves, _), ax in zip(flat, axes, strict=True):
+            for leaf, axis in zip(leaves, ax, strict=True):
+                if axis is None:
+                    continue
+                if not hasattr(leaf, "__array_namespace__"):
+                    raise TypeError(f"a batched argument must be an array, got "
+                                    f"{type(leaf).__name__}")
+                n = leaf.shape[axis]
+                if size is not None and n != size:
+                    raise ValueError(f"vmap got batch sizes {size} and {n}")
+                size = n
+        if size is None:
+            raise ValueError("vmap needs at least one batched argument (in_axes)")
+        _live.depth += 1
+        level = _live.depth
+        try:
+            wrapped = [unflatten(structure, [
+                _unmapped(leaf, level) if axis is None else Batched(
+                    leaf if axis == 0 else batched.moveaxis(leaf, axis, 0), level)
+                for leaf, axis in zip(leaves, ax, strict=True)])
+                for (leaves, structure), ax in zip(flat, axes, strict=True)]
+            out = f(*wrapped)
+        finally:
+            _live.depth -= 1
+        leaves, structure = flatten(out)
+        spec = _axes_of(out_axes, out, "out_axes", len(leaves))
+        return unflatten(structure, [_unbatch(leaf, axis, level, size)
+                                     for leaf, axis in zip(leaves, spec, strict=True)])
+    return run
+
+
+def _unmapped(leaf, level: int):
+    """An unbatched argument as an array of the batched namespace (arrays only)."""
+    return Batched(leaf, level, False) if hasattr(leaf, "__array_namespace__") else leaf
+
+
+def _unbatch(leaf, axis, level: int, size: int):
+    if type(leaf) is Batched and leaf.level == level and not leaf.mapped:
+        leaf = leaf.value
+    if type(leaf) is Batched and leaf.level == level:
+        if axis is None:
+            raise ValueError("an output with out_axes=None depends on the batch")
+        return batched.moveaxis(leaf.value, 0, axis)
+    if not hasattr(leaf, "__array_namespace__"):
+        raise TypeError(f"vmap's function returned {type(leaf).__name__}: only arrays can be "
+                        f"batched")
+    if axis is None:
+        return leaf
+    ns = leaf.__array_namespace__()
+    full = ns.broadcast_to(ns.expand_dims(leaf, axis=0), (size,) + tuple(leaf.shape))
+    return ns.moveaxis(full, 0, axis)
+
+
+# --- transforms inside vmap ------------------------------------------------------------------
+
+def has_batched(args) -> bool:
+    """Whether a leaf of ``args`` is batched by a live ``vmap``."""
+    if not _live.depth:
+        return False
+    for a in args:
+        if type(a) is Batched:
+            return True
+        if isinstance(a, (list, tuple, dict)) and any(
+                type(x) is Batched for x in flatten(a)[0]):
+            return True
+    return False
+
+
+def batch_level(args) -> int:
+    """The innermost vmap level among the leaves of ``args`` (0 when none is batched)."""
+    top = 0
+    for leaf in flatten(list(args))[0]:
+        if type(leaf) is Batched:
+            top = max(top, leaf.level)
+    return top
+
+
+def per_example_value_and_grad(value_and_grad, f, argnums, has_aux: bool, args, nums):
+    """``value_and_grad(f, argnums)`` on every example: the gradient of the batch's sum with
+    respect to per-example inputs (inputs not batched are copied to every example)."""
+    flat = [flatten(a) for a in args]
+    top = max((x.level for leaves, _ in flat for x in leaves if type(x) is Batched),
+              default=0)
+    size = next((x.value.shape[0] for leaves, _ in flat for x in leaves
+                 if type(x) is Batched and x.level == top and x.mapped), None)
+    if size is None:
+        raise ValueError("grad inside vmap got no batched argument; it closes over the "
+                         "batch: pass the batched array as an argument")
+    full, in_axes = [], []
+    for i, (a, (leaves, structure)) in enumerate(zip(args, flat, strict=True)):
+        if i in nums or any(type(x) is Batched and x.level == top and x.mapped
+                            for x in leaves):
+            full.append(unflatten(structure, [_whole(x, top, size) for x in leaves]))
+            in_axes.append(0)
+        else:
+            full.append(unflatten(structure, [
+                x.value if type(x) is Batched and x.level == top else x for x in leaves]))
+            in_axes.append(None)
+
+    def summed(*xs):
+        out = vmap(f, in_axes=tuple(in_axes))(*xs)
+        values, aux = out if has_aux else (out, None)
+        ns = values.__array_namespace__()
+        return ns.sum(values), (values, aux)
+
+    (_, (values, aux)), grads = value_and_grad(summed, argnums, has_aux=True)(*full)
+    relevel = functools.partial(_relevel, level=top)
+    values = relevel(values)
+    grads = relevel(grads)
+    return ((values, relevel(aux)) if has_aux else values), grads
+
+
+def _whole(x, top: int, size: int):
+    """The batch of ``x`` (batch axis first) at level ``top``: its value, or copies."""
+    if type(x) is Batched and x.level == top:
+        if x.mapped:
+            return x.value
+        x = x.value
+    ns = x.__array_namespace__() if hasattr(x, "__array_namespace__") else arrayx
+    x = ns.asarray(x)
+    return ns.broadcast_to(ns.expand_dims(x, axis=0), (size,) + tuple(x.shape))
+
+
+def _relevel(tree, level: int):
+    leaves, structure = flatten(tree)
+    return unflatten(structure, [Batched(x, level) if hasattr(x, "__array_namespace__") else x
+                                 for x in leaves])
+
+
+def _example(x, top: int, i: int):
+    if type(x) is Batched and x.level == top:
+        return x.value[i] if x.mapped else x.value
+    return x
+
+
+def per_example(run: Callable, args):
+    """``run(*args)`` on each example of the innermost batch among ``args``, stacked."""
+    top = batch_level(args)
+    sizes = [leaf.value.shape[0] for leaf in flatten(list(args))[0]
+             if type(leaf) is Batched and leaf.level == top and leaf.mapped]
+    if not sizes:
+        raise ValueError("a transformation inside vmap got no batched argument")
+    outs = []
+    for i in range(sizes[0]):
+        example = []
+        for a in args:
+            leaves, structure = flatten(a)
+            example.append(unflatten(structure, [_example(x, top, i) for x in leaves]))
+        outs.append(run(*example))
+    leaves = [flatten(o)[0] for o in outs]
+    structure = flatten(outs[0])[1]
+    stacked = [Batched(batched.stack([row[j] for row in leaves]), top)
+               for j in range(len(leaves[0]))]
+    return unflatten(structure, stacked)
