@@ -254,8 +254,8 @@ def test_vmap_of_grad_gives_per_example_gradients():
         lambda x, y: (_mlp_loss(params, x, y), ns(x).sum(x)), has_aux=True))(x, y)
     for i in range(6):
         assert float(values[i]) == pytest.approx(float(_mlp_loss(params, x[i], y[i])))
-        np.testing.assert_allclose(np.asarray(gx[i]),
-                                   np.asarray(grad(lambda v: _mlp_loss(params, v, y[i]))(x[i])))
+        np.testing.assert_allclose(
+            np.asarray(gx[i]), np.asarray(grad(_mlp_loss, argnums=1)(params, x[i], y[i])))
     np.testing.assert_allclose(np.asarray(aux), np.sum(np.asarray(x), axis=1))
 
 

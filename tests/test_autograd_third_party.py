@@ -146,9 +146,15 @@ def test_scikit_learn(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(SCIPY_NUMPY_ONLY))
 def test_scipy_code_that_converts_to_numpy_refuses_the_tracer(name: str) -> None:
+    # SciPy 1.17 converts these to NumPy; a later SciPy may have array-API code for them:
+    # either way the gradient is never silently wrong.
     f = SCIPY_NUMPY_ONLY[name]
-    with pytest.raises(TypeError, match="stop_gradient"):
+    try:
         grad(lambda x: x.__array_namespace__().sum(f(x)))(arrayx.asarray(VECTOR))
+    except TypeError as e:
+        assert "stop_gradient" in str(e)
+    else:
+        check(f, VECTOR)
 
 
 @pytest.mark.parametrize("metric", ["mean_squared_error", "r2_score"])

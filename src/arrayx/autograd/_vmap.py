@@ -456,7 +456,7 @@ def per_example_value_and_grad(value_and_grad, f, argnums, has_aux: bool, args, 
         raise ValueError("grad inside vmap got no batched argument; it closes over the "
                          "batch: pass the batched array as an argument")
     full, in_axes = [], []
-    for i, (a, (leaves, structure)) in enumerate(zip(args, flat, strict=True)):
+    for i, (leaves, structure) in enumerate(flat):
         if i in nums or any(type(x) is Batched and x.level == top and x.mapped
                             for x in leaves):
             full.append(unflatten(structure, [_whole(x, top, size) for x in leaves]))
