@@ -11,7 +11,33 @@ from arrayx.autograd._api import vjp
 from arrayx.autograd._tracer import Node, Tracer, _split, _top, differentiable, live, unwrap
 
 
-class custom_vjp:
+class _Custom:
+    """A function with a rule of its own: ``__call__`` runs it plainly outside every trace,
+    and otherwise ``_traced(vals, top)`` gives its value and its node's backward closure."""
+
+    how = ""
+
+    def __init__(self, fun: Callable) -> None:
+        functools.update_wrapper(self, fun)
+        self.fun = fun
+        self.rule = None
+
+    def __call__(self, *args):
+        top = _top(args)
+        if not top:
+            return self.fun(*args)
+        if self.rule is None:
+            raise TypeError(f"{self.__name__} has no rule: call {self.how} first")
+        vals, parents, _, any_live = _split(args, top)
+        out, back = self._traced(vals)
+        if not any_live or not differentiable(out.dtype):
+            return Tracer(out, None, top)
+        node = Node(back, tuple(parents), out.shape, out.dtype, self.__name__)
+        live.traces[top - 1].tape.append(node)
+        return Tracer(out, node, top)
+
+
+class custom_vjp(_Custom):
     """A function with a user-defined backward rule (JAX's ``custom_vjp``).
 
     Define the forward function, then ``f.defvjp(fwd, bwd)``: ``fwd(*args)`` returns
@@ -31,11 +57,7 @@ class custom_vjp:
     Array([1.], dtype=float64)
     """
 
-    def __init__(self, fun: Callable) -> None:
-        functools.update_wrapper(self, fun)
-        self.fun = fun
-        self.fwd: Callable | None = None
-        self.bwd: Callable | None = None
+    how = "defvjp(fwd, bwd)"
 
     def defvjp(self, fwd: Callable, bwd: Callable) -> None:
         """Set the forward function and the backward rule.
@@ -48,32 +70,23 @@ class custom_vjp:
             ``bwd(residuals, g)``: a tuple with one gradient (or ``None``) per positional
             argument.
         """
-        self.fwd, self.bwd = fwd, bwd
+        self.rule = (fwd, bwd)
 
-    def __call__(self, *args):
-        top = _top(args)
-        if not top:
-            return self.fun(*args)
-        if self.fwd is None:
-            raise TypeError(f"{self.__name__} has no rule: call defvjp(fwd, bwd) first")
-        vals, parents, _, any_live = _split(args, top)
-        out, residuals = self.fwd(*vals)
-        if not any_live or not differentiable(out.dtype):
-            return Tracer(out, None, top)
-        bwd = self.bwd
+    def _traced(self, vals):
+        fwd, bwd = self.rule
+        out, residuals = fwd(*vals)
+        name = self.__name__
 
         def back(g):
             grads = tuple(bwd(residuals, g))
             if len(grads) != len(vals):
-                raise ValueError(f"the backward rule of {self.__name__} returned "
-                                 f"{len(grads)} gradients for {len(vals)} arguments")
+                raise ValueError(f"the backward rule of {name} returned {len(grads)} "
+                                 f"gradients for {len(vals)} arguments")
             return grads
-        node = Node(back, tuple(parents), out.shape, out.dtype, self.__name__)
-        live.traces[top - 1].tape.append(node)
-        return Tracer(out, node, top)
+        return out, back
 
 
-class custom_jvp:
+class custom_jvp(_Custom):
     """A function with a user-defined forward rule (JAX's ``custom_jvp``).
 
     Define the function, then ``f.defjvp(rule)``: ``rule(primals, tangents)`` returns
@@ -98,10 +111,7 @@ class custom_jvp:
     Array(1., dtype=float64)
     """
 
-    def __init__(self, fun: Callable) -> None:
-        functools.update_wrapper(self, fun)
-        self.fun = fun
-        self.rule: Callable | None = None
+    how = "defjvp(rule)"
 
     def defjvp(self, rule: Callable) -> None:
         """Set the forward rule.
@@ -113,17 +123,9 @@ class custom_jvp:
         """
         self.rule = rule
 
-    def __call__(self, *args):
-        top = _top(args)
-        if not top:
-            return self.fun(*args)
-        if self.rule is None:
-            raise TypeError(f"{self.__name__} has no rule: call defjvp(rule) first")
-        vals, parents, _, any_live = _split(args, top)
+    def _traced(self, vals):
+        rule = self.rule
         out = self.fun(*vals)
-        if not any_live or not differentiable(out.dtype):
-            return Tracer(out, None, top)
-        rule, name = self.rule, self.__name__
         nums = tuple(i for i, v in enumerate(vals)
                      if (type(v) is Tracer or isinstance(v, arrayx.Array))
                      and differentiable(v.dtype))
@@ -139,10 +141,7 @@ class custom_jvp:
                                               for i in nums))
             grads = dict(zip(nums, transpose(g), strict=True))
             return tuple(grads.get(i) for i in range(len(vals)))
-
-        node = Node(back, tuple(parents), out.shape, out.dtype, name)
-        live.traces[top - 1].tape.append(node)
-        return Tracer(out, node, top)
+        return out, back
 
 
 def checkpoint(f: Callable) -> Callable:
