@@ -414,6 +414,7 @@ def test_gram_products_are_symmetric_and_match_numpy(dtype: str, shape: tuple,
 def test_matmul_of_a_stack_by_one_matrix_matches_numpy(dtype: str) -> None:
     # A stack of matrices times one matrix (or one broadcast over the stack) is folded into
     # one product of the stack's rows when they lie one after another; other layouts not.
+    # An inner dimension of 1 is a broadcast multiplication.
     rng = np.random.default_rng(7)
 
     def r(*shape):
@@ -427,6 +428,9 @@ def test_matmul_of_a_stack_by_one_matrix_matches_numpy(dtype: str) -> None:
         (r(3, 4, 5, 6)[:, ::2], w), (r(3, 4, 5, 6)[:, :, ::2], w), (r(2, 3, 6)[:, ::-1], w),
         (np.swapaxes(r(3, 6, 5), -1, -2), w), (r(3, 4, 6), r(6)), (r(1, 2, 6), None),
         (r(2, 1, 3, 6), None), (r(7, 1, 6)[1:5], r(6, 9)), (r(3, 2, 6), np.asarray(w).T.T),
+        # Inner dimension 1: outer products.
+        (r(3, 5, 1), r(3, 1, 4)), (r(5, 1), r(1, 4)), (r(2, 1, 3, 1), r(4, 1, 5)),
+        (r(5, 1)[::-2], r(1, 0)),
     ]
     for a, b in cases:
         if b is None:

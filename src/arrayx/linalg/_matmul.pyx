@@ -24,6 +24,7 @@ from arrayx._engine cimport matmul as engine_matmul
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
+from arrayx._elementwise import multiply
 from arrayx._manipulation import reshape
 
 __all__ = ["matmul"]
@@ -190,6 +191,10 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     if p.a.cols != p.b.rows:
         raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align: the inner "
                          f"dimensions are {p.a.cols} and {p.b.rows}")
+    if p.a.cols == 1 and a._layout.ndim >= 2 and b._layout.ndim >= 2:
+        # Inner dimension 1: outer products, one broadcast multiplication (the per-example
+        # gradient of a weight matrix), not one small product per batch.
+        return multiply(a, b)
     if (a._layout.ndim >= 3 and a._layout.size and b._layout.size
             and _one_matrix(a._layout, b._layout) and _stacked(a._layout)):
         # A stack times one matrix: one product of the stack's rows (``x @ W`` with ``x`` of
