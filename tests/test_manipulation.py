@@ -82,3 +82,50 @@ def test_bad_manipulation_input() -> None:
         xp.moveaxis(x, (0, 1), (0,))
     with pytest.raises(ValueError):
         xp.roll(x, (1, 2), axis=(0,))
+
+
+@pytest.mark.parametrize(("window", "axis"), [
+    (2, None), ((2, 1, 3), None), (2, 1), ((2, 3), (2, 2)), (1, -1), ((0,), 0),
+    ((2, 2), (0, -1)), (3, (2,)),
+])
+@pytest.mark.parametrize("layout", ["c", "flipped", "strided", "transposed"])
+def test_sliding_window_view_matches_numpy(window, axis, layout) -> None:
+    from arrayx.lib.stride_tricks import sliding_window_view
+
+    base = np.arange(2 * 3 * 5, dtype=np.float64).reshape(2, 3, 5)
+    x = {"c": base, "flipped": base[:, ::-1],
+         "strided": np.arange(60.0).reshape(2, 3, 10)[..., ::2],
+         "transposed": np.transpose(np.arange(30.0).reshape(5, 3, 2))}[layout]
+    if axis is None and isinstance(window, int):
+        window = (window,) * x.ndim
+    a = xp.asarray(x)
+    want = np.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
+    got = sliding_window_view(a, window, axis=axis)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+    # A view: no copy, and read-only.
+    assert got._base_storage is a._base_storage
+    with pytest.raises(ValueError, match="read-only"):
+        got[...] = 1.0
+
+
+def test_sliding_window_view_checks_its_input() -> None:
+    from arrayx.lib.stride_tricks import sliding_window_view
+
+    x = xp.ones((3, 4))
+    with pytest.raises(ValueError, match="negative"):
+        sliding_window_view(x, -1, axis=0)
+    with pytest.raises(ValueError, match="larger than its axis"):
+        sliding_window_view(x, 5, axis=1)
+    with pytest.raises(ValueError, match="one size per axis"):
+        sliding_window_view(x, 2)
+    with pytest.raises(ValueError, match="2 window sizes for 1 axes"):
+        sliding_window_view(x, (2, 2), axis=0)
+    with pytest.raises(ValueError, match="read-only"):
+        sliding_window_view(x, 2, axis=0, writeable=True)
+    with pytest.raises(TypeError):
+        sliding_window_view(x, 2.5, axis=0)
+    with pytest.raises(TypeError):
+        sliding_window_view(np.ones(3), 2)
+    with pytest.raises(IndexError):
+        sliding_window_view(x, 2, axis=2)

@@ -25,7 +25,7 @@ from arrayx._dtypes import CODE, DTYPES, result_type
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
     "matrix_transpose", "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze",
-    "stack", "tile", "unstack",
+    "sliding_window_view", "stack", "tile", "unstack",
 ]
 
 
@@ -837,3 +837,73 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
                                            start * out._layout.strides_[ax]), a._code)
         start += counts[i]
     return out
+
+
+def sliding_window_view(x, window_shape, axis=None, *, writeable=False) -> Array:
+    """Every window of ``window_shape`` over ``x`` along ``axis``, as
+    ``numpy.lib.stride_tricks.sliding_window_view`` gives them: a view that copies nothing.
+
+    The windows overlap in memory, so the view is read-only.
+
+    Parameters
+    ----------
+    x : Array
+        The array to window.
+    window_shape : int or tuple of ints
+        The size of the window along each axis of ``axis``.
+    axis : int or tuple of ints, optional
+        The axes to slide along (an axis may repeat); default every axis.
+    writeable : bool, optional
+        Must be False: arrayx views of overlapping memory are read-only.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape with each windowed axis ``n - w + 1`` long, and the window's axes last.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not an arrayx array, or a window size or axis is not an integer.
+    ValueError
+        If ``writeable`` is True, a window is negative or larger than its axis, or
+        ``window_shape`` and ``axis`` differ in length.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> from arrayx.lib.stride_tricks import sliding_window_view
+    >>> v = sliding_window_view(xp.asarray([[1, 2, 3], [4, 5, 6]]), 2, axis=1)
+    >>> v.shape
+    (2, 2, 2)
+    >>> xp.sum(v, axis=-1)
+    Array([[ 3,  5],
+           [ 9, 11]], dtype=int64)
+    """
+    cdef Array a = as_array(x, "sliding_window_view")
+    if writeable:
+        raise ValueError("sliding_window_view: the windows overlap, so the view is read-only")
+    cdef Layout L = a._layout
+    window = [operator.index(w) for w in as_items(window_shape)]
+    if any(w < 0 for w in window):
+        raise ValueError("sliding_window_view: window_shape cannot contain negative values")
+    if axis is None:
+        axes = list(range(L.ndim))
+        if len(window) != L.ndim:
+            raise ValueError(f"sliding_window_view: with axis None, window_shape needs one "
+                             f"size per axis of x; got {len(window)} for {L.ndim} axes")
+    else:
+        axes = [normalize_axis(i, L.ndim) for i in as_items(axis)]
+        if len(window) != len(axes):
+            raise ValueError(f"sliding_window_view: {len(window)} window sizes for "
+                             f"{len(axes)} axes")
+    if L.ndim + len(axes) > MAXDIM:
+        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
+    shape = [L.shape_[i] for i in range(L.ndim)]
+    strides = [L.strides_[i] for i in range(L.ndim)]
+    for i, w in zip(axes, window):
+        if shape[i] < w:
+            raise ValueError("sliding_window_view: a window is larger than its axis")
+        shape[i] -= w - 1
+    return _view(a, make_layout(shape + window, strides + [strides[i] for i in axes],
+                                L.offset), False)
