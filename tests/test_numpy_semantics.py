@@ -349,6 +349,12 @@ def test_arg_extreme_empty_axis(func):
 def test_matmul_batch_message():
     with pytest.raises(ValueError, match="could not be broadcast"):
         xp.ones((2, 3, 4)) @ xp.ones((3, 4, 5))
+    # Also for an inner dimension of 1 (a broadcast multiplication) and a stack times one
+    # matrix (one product of the stack's rows).
+    with pytest.raises(ValueError, match="matmul: operands could not be broadcast"):
+        xp.ones((2, 3, 1)) @ xp.ones((3, 1, 5))
+    with pytest.raises(ValueError, match="matmul: operands could not be broadcast"):
+        xp.ones((2, 3, 4)) @ xp.broadcast_to(xp.ones((1, 4, 5)), (3, 4, 5))
 
 
 # --- strict mode: NumPy's functions compute in NumPy, as on array-api-strict's arrays ---------

@@ -191,6 +191,8 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     if p.a.cols != p.b.rows:
         raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} do not align: the inner "
                          f"dimensions are {p.a.cols} and {p.b.rows}")
+    # Batch shapes that do not broadcast raise here, before either shortcut below.
+    broadcast_batches(&p.a, &p.b, p.bshape, p.sa, p.sb)
     if p.a.cols == 1 and a._layout.ndim >= 2 and b._layout.ndim >= 2:
         # Inner dimension 1: outer products, one broadcast multiplication (the per-example
         # gradient of a weight matrix), not one small product per batch.
