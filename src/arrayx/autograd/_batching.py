@@ -102,11 +102,8 @@ def axis_rule(name):
     return rule
 
 
-def matrix(ns, fn, size, vals, bat, kw, kbat):
-    return fn(*vals, **kw)
-
-
-def like(ns, fn, size, vals, bat, kw, kbat):
+def direct(ns, fn, size, vals, bat, kw, kbat):
+    """The function as it is: the batch axis first is a stack axis it already handles."""
     return fn(*vals, **kw)
 
 
@@ -209,8 +206,7 @@ ANY_POSITION = frozenset({elementwise, matmul, solve, vecdot, concat, stack})
 RULES = {
     **{name: elementwise for name in ELEMENTWISE},
     **{name: axis_rule(name) for name in AXIS},
-    **{name: matrix for name in MATRIX},
-    **{name: like for name in LIKE},
+    **{name: direct for name in MATRIX | LIKE},
     "reshape": reshape, "permute_dims": permute_dims, "expand_dims": expand_squeeze,
     "squeeze": expand_squeeze, "moveaxis": moveaxis, "broadcast_to": broadcast_to,
     "matmul": matmul, "linalg.matmul": matmul, "__getitem__": getitem, "concat": concat,
