@@ -16,6 +16,8 @@ NONE = "none"
 
 def flatten(tree: Any) -> tuple[list, Any]:
     """The leaves of ``tree`` and its structure."""
+    if tree is not None and not isinstance(tree, (dict, tuple, list)):
+        return [tree], LEAF
     leaves: list = []
     return leaves, _flatten(tree, leaves)
 
@@ -34,6 +36,8 @@ def _flatten(tree: Any, leaves: list):
 
 def unflatten(structure: Any, leaves) -> Any:
     """The tree of ``structure`` with ``leaves`` (in order) in place of its leaves."""
+    if structure is LEAF and len(leaves) == 1:
+        return leaves[0]
     it = iter(leaves)
     out = _unflatten(structure, it)
     if next(it, _END) is not _END:
