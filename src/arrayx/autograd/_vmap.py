@@ -168,14 +168,67 @@ def function(name: str, base: Callable) -> Callable:
                    for b in (*bat, *kbat.values())):
             return _wrap(op(*vals, **kvals), top, False)
         size = _size(vals + list(kvals.values()), bat + list(kbat.values()))
+        # One level down there is no batch to dispatch unless vmaps nest.
+        fn = op if _live.depth > 1 else base
         if rule is not None and _applies(rule, bat, kbat):
-            out = rule(batched, op, size, vals, bat, kvals, kbat)
+            out = rule(batched, fn, size, vals, bat, kvals, kbat)
         else:
-            out = _per_example(op, size, vals, bat, kvals, kbat)
+            out = _per_example(fn, size, vals, bat, kvals, kbat)
         return _wrap(out, top)
 
+    if rule is _batching.elementwise:
+        op = _elementwise(base, op)
     op.__name__ = op.__qualname__ = name.rpartition(".")[2]
     op.__doc__ = getattr(base, "__doc__", None)
+    return op
+
+
+def _elementwise(base: Callable, general: Callable) -> Callable:
+    """The fast path of an elementwise function: positional arguments batched by one level
+    whose values hold no batch of another (the examples' axes aligned by reshaping, then one
+    call); anything else goes to ``general``."""
+    def op(*args, **kw):
+        if kw:
+            return general(*args, **kw)
+        vals = []
+        ranks = []
+        rank = level = 0
+        mapped = False
+        for a in args:
+            if type(a) is Batched:
+                if level and a.level != level:
+                    return general(*args)
+                level = a.level
+                v = a.value
+                if type(v) is Batched:
+                    return general(*args)
+                if a.mapped:
+                    mapped = True
+                    r = v.ndim - 1
+                    ranks.append(r)
+                else:
+                    r = v.ndim
+                    ranks.append(-1)
+            elif isinstance(a, (list, tuple)):
+                return general(*args)
+            else:
+                v = a
+                r = getattr(a, "ndim", 0)
+                ranks.append(-1)
+            vals.append(v)
+            if r > rank:
+                rank = r
+        if not level:
+            return base(*args)
+        if level > _live.depth:
+            raise RuntimeError("a batched array was used after the vmap that made it ended")
+        if mapped:
+            for i, r in enumerate(ranks):
+                if 0 <= r < rank:
+                    v = vals[i]
+                    vals[i] = batched.reshape(v, (v.shape[0],) + (1,) * (rank - r)
+                                              + tuple(v.shape[1:]))
+        return Batched(base(*vals), level, mapped)
     return op
 
 
