@@ -302,6 +302,14 @@ def test_vmap_says_what_it_cannot_do():
         vmap(lambda u, v: u, in_axes=(0,))(a, a)
     with pytest.raises(TypeError, match="vjp inside vmap"):
         vmap(lambda u: vjp(lambda t: t, u)[0])(a)
+    with pytest.raises(ValueError, match="in_axes 2 is out of range"):
+        vmap(lambda u: u, in_axes=2)(a)
+    with pytest.raises(ValueError, match="in_axes 0 is out of range"):
+        vmap(lambda u: u)(arrayx.asarray(1.0))
+    with pytest.raises(TypeError, match="in_axes entries must be ints"):
+        vmap(lambda u: u, in_axes=0.5)(a)
+    with pytest.raises(ValueError, match="out_axes does not match"):
+        vmap(lambda u: (u, u), out_axes=(0,))(a)
 
 
 def test_nested_grads_do_not_confuse_perturbations():

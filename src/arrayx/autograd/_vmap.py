@@ -355,8 +355,11 @@ def _axes_of(spec, tree, what: str, count: int | None = None) -> list:
     """The batch axis (or None) of each leaf of ``tree`` (``count`` of them, when known),
     from ``spec``: an int or None for a whole subtree, or a tuple, list or dict of such specs
     along ``tree``'s structure."""
-    if spec is None or isinstance(spec, int):
+    if spec is None or (isinstance(spec, int) and not isinstance(spec, bool)):
         return [spec] * (len(flatten(tree)[0]) if count is None else count)
+    if not isinstance(spec, (dict, list, tuple)):
+        raise TypeError(f"{what} entries must be ints, None, or tuples, lists and dicts of "
+                        f"them; got {type(spec).__name__}")
     if isinstance(spec, dict) and isinstance(tree, dict) and sorted(spec) == sorted(tree):
         return [a for k in sorted(tree) for a in _axes_of(spec[k], tree[k], what)]
     if (isinstance(spec, (list, tuple)) and isinstance(tree, (list, tuple))
@@ -427,6 +430,9 @@ def vmap(f: Callable, in_axes=0, out_axes=0) -> Callable:
                 if not hasattr(leaf, "__array_namespace__"):
                     raise TypeError(f"a batched argument must be an array, got "
                                     f"{type(leaf).__name__}")
+                if not -len(leaf.shape) <= axis < len(leaf.shape):
+                    raise ValueError(f"in_axes {axis} is out of range for an argument of "
+                                     f"{len(leaf.shape)} dimensions")
                 n = leaf.shape[axis]
                 if size is not None and n != size:
                     raise ValueError(f"vmap got batch sizes {size} and {n}")
