@@ -49,29 +49,32 @@ def backward(trace: Trace, outs: list, retain: bool) -> None:
             parent.g = pg if held is None else held + pg
 
 
-def _saved(fn):
-    """The arrays a backward closure holds (its cells, and tuples in them)."""
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        for item in value if isinstance(value, (tuple, list)) else (value,):
-            item = unwrap(item)
-            if isinstance(item, Array):
-                yield item
+def saved_values(node: Node):
+    """Where ``node``'s backward closures hold arrays: ``(cell, slot, array)`` for each, with
+    ``slot`` the index in the tuple or list the cell holds (-1 for the cell's own value) and
+    ``array`` the plain array under any tracers."""
+    vjp = node.vjp
+    for fn in vjp if type(vjp) is tuple else (vjp,):
+        for cell in getattr(fn, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            many = isinstance(value, (tuple, list))
+            for slot, item in enumerate(value) if many else ((-1, value),):
+                item = unwrap(item)
+                if isinstance(item, Array):
+                    yield cell, slot, item
 
 
 def check_saved(node: Node, index: int, mutations: list) -> None:
     """Raise if ``node`` (the ``index``-th of its tape) saved an array whose memory an
     in-place update made after it then changed, as PyTorch's version counters do."""
-    fns = node.vjp if type(node.vjp) is tuple else (node.vjp,)
-    for fn in fns:
-        for array in _saved(fn):
-            storage = array._base_storage
-            for changed, at, op in mutations:
-                if at > index and changed is storage:
-                    raise RuntimeError(
-                        f"{node.name} saved a value for the backward pass that {op} then "
-                        f"modified in place; the gradient would be wrong. Update a copy "
-                        f"(xp.asarray(x, copy=True)) or update before {node.name} uses it")
+    for _, _, array in saved_values(node):
+        storage = array._base_storage
+        for changed, at, op in mutations:
+            if at > index and changed is storage:
+                raise RuntimeError(
+                    f"{node.name} saved a value for the backward pass that {op} then "
+                    f"modified in place; the gradient would be wrong. Update a copy "
+                    f"(xp.asarray(x, copy=True)) or update before {node.name} uses it")

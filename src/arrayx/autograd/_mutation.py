@@ -24,6 +24,7 @@ import math
 
 import arrayx
 from arrayx.autograd import _rules
+from arrayx.autograd._backward import saved_values
 from arrayx.autograd._tracer import Node, Tracer, live, plain, refresh, traced, unwrap
 
 
@@ -115,10 +116,8 @@ def keep_saved(trace, storage) -> None:
     index = trace.saved
     tape = trace.tape
     for node in tape[trace.indexed:]:
-        vjp = node.vjp
-        for fn in vjp if type(vjp) is tuple else (vjp,):
-            for cell in getattr(fn, "__closure__", None) or ():
-                _index_cell(index, cell)
+        for cell, slot, array in saved_values(node):
+            index.setdefault(array._base_storage, []).append((cell, slot))
     trace.indexed = len(tape)
     for cell, slot in index.pop(storage, ()):
         content = cell.cell_contents
@@ -128,26 +127,6 @@ def keep_saved(trace, storage) -> None:
             content[slot] = _copy(content[slot])
         else:
             cell.cell_contents = content[:slot] + (_copy(content[slot]),) + content[slot + 1:]
-
-
-def _index_cell(index: dict, cell) -> None:
-    try:
-        content = cell.cell_contents
-    except ValueError:
-        return
-    if isinstance(content, (tuple, list)):
-        for slot, item in enumerate(content):
-            storage = _storage(item)
-            if storage is not None:
-                index.setdefault(storage, []).append((cell, slot))
-    else:
-        storage = _storage(content)
-        if storage is not None:
-            index.setdefault(storage, []).append((cell, -1))
-
-
-def _storage(item):
-    return getattr(unwrap(item), "_base_storage", None)
 
 
 def _copy(item):

@@ -23,6 +23,7 @@ import arrayx
 import arrayx.fft
 import arrayx.linalg
 from arrayx.autograd import _composed, _linalg_rules, _rules
+from arrayx.autograd._pytree import rebuild
 from arrayx.autograd._tracer import (
     Tracer,
     current_level,
@@ -80,8 +81,8 @@ def _constant(out):
     if isinstance(out, arrayx.Array):
         return Tracer(out, None, level)
     if isinstance(out, tuple) and any(isinstance(a, arrayx.Array) for a in out):
-        items = [Tracer(a, None, level) if isinstance(a, arrayx.Array) else a for a in out]
-        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
+        return rebuild(type(out), [Tracer(a, None, level) if isinstance(a, arrayx.Array) else a
+                                   for a in out])
     return out
 
 

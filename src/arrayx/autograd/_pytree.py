@@ -34,6 +34,11 @@ def _flatten(tree: Any, leaves: list):
     return LEAF
 
 
+def rebuild(kind: type, items) -> Any:
+    """A ``kind`` (a tuple, list or named tuple type) of ``items``."""
+    return kind(*items) if hasattr(kind, "_fields") else kind(items)
+
+
 def unflatten(structure: Any, leaves) -> Any:
     """The tree of ``structure`` with ``leaves`` (in order) in place of its leaves."""
     if structure is LEAF and len(leaves) == 1:
@@ -60,7 +65,5 @@ def _unflatten(structure: Any, it):
     items = [_unflatten(child, it) for child in children]
     if kind is dict:
         return dict(zip(keys, items, strict=True))
-    if hasattr(kind, "_fields"):
-        return kind(*items)
-    return kind(items)
+    return rebuild(kind, items)
 

@@ -22,6 +22,8 @@ import threading
 import types
 import warnings
 
+from arrayx.autograd._pytree import rebuild
+
 # The traced namespace: every name of arrayx's, filled in by ``arrayx.autograd._namespace``.
 traced = types.ModuleType("arrayx.autograd.numpy", "arrayx's namespace, recording gradients.")
 
@@ -481,7 +483,7 @@ def primitive_multi(fun, maker, name: str):
                 node = Node((_project(joint, i, len(ans)),), (joint,), a.shape, a.dtype, name)
                 tape.append(node)
             outs.append(Tracer(a, node, top))
-        return type(ans)(*outs) if hasattr(ans, "_fields") else tuple(outs)
+        return rebuild(type(ans), outs)
 
     return _named(op, fun, name)
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import arrayx
 from arrayx.autograd import _batching
-from arrayx.autograd._pytree import flatten, unflatten
+from arrayx.autograd._pytree import flatten, rebuild, unflatten
 from arrayx.autograd._tracer import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, traced
 
 batched = types.ModuleType("arrayx.autograd.batched",
@@ -138,8 +138,7 @@ def _size(vals, bat) -> int:
 
 def _wrap(out, top: int, mapped: bool = True):
     if isinstance(out, tuple):
-        items = [_wrap(o, top, mapped) for o in out]
-        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
+        return rebuild(type(out), [_wrap(o, top, mapped) for o in out])
     if hasattr(out, "__array_namespace__"):
         return Batched(out, top, mapped)
     if not mapped:
@@ -256,8 +255,8 @@ def _per_example(op, size: int, vals, bat, kvals, kbat):
     if not outs:
         raise ValueError("a function without a batching rule cannot run on an empty batch")
     if isinstance(outs[0], tuple):
-        items = [batched.stack([o[j] for o in outs]) for j in range(len(outs[0]))]
-        return type(outs[0])(*items) if hasattr(outs[0], "_fields") else tuple(items)
+        return rebuild(type(outs[0]), [batched.stack([o[j] for o in outs])
+                                       for j in range(len(outs[0]))])
     if not hasattr(outs[0], "__array_namespace__"):
         raise TypeError(f"a function returned {type(outs[0]).__name__} inside vmap: only "
                         f"arrays can be batched")
