@@ -169,19 +169,19 @@ def jacfwd(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
         outs, out_structure = flatten(out)
         blocks = {}
         trees = [flatten(args[i]) for i in unique]
+        zeros = [[traced.zeros_like(arrayx.asarray(y)) for y in ls] for ls, _ in trees]
         for j, (leaves, structure) in enumerate(trees):
             per_leaf = []
             for p, x in enumerate(leaves):
                 x = arrayx.asarray(x)
                 n = math.prod(x.shape)
+                eye = arrayx.eye(n, dtype=x.dtype)
                 columns = []
                 for k in range(n):
-                    tangents = [unflatten(s, [traced.zeros_like(arrayx.asarray(y))
-                                              for y in ls]) for ls, s in trees]
-                    basis = arrayx.reshape(arrayx.eye(n, dtype=x.dtype)[k], x.shape)
-                    tangent_leaves = flatten(tangents[j])[0]
-                    tangent_leaves[p] = basis
-                    tangents[j] = unflatten(structure, tangent_leaves)
+                    tangent_leaves = list(zeros[j])
+                    tangent_leaves[p] = arrayx.reshape(eye[k], x.shape)
+                    tangents = [unflatten(s, tangent_leaves if i == j else zeros[i])
+                                for i, (_, s) in enumerate(trees)]
                     columns.append(flatten(jvp_fn(*tangents))[0])
                 per_leaf.append([_block(o, [c[q] for c in columns], x)
                                  for q, o in enumerate(outs)])

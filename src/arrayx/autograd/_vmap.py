@@ -110,9 +110,13 @@ def _top(args, kw) -> int:
             for item in a:
                 if type(item) is Batched:
                     top = max(top, item.level)
-    if top > _live.depth:
-        raise RuntimeError("a batched array was used after the vmap that made it ended")
+    _check_live(top)
     return top
+
+
+def _check_live(level: int) -> None:
+    if level > _live.depth:
+        raise RuntimeError("a batched array was used after the vmap that made it ended")
 
 
 def _split(a, top: int):
@@ -190,43 +194,26 @@ def _elementwise(base: Callable, general: Callable) -> Callable:
         if kw:
             return general(*args, **kw)
         vals = []
-        ranks = []
-        rank = level = 0
-        mapped = False
+        flags = []
+        level = 0
         for a in args:
             if type(a) is Batched:
-                if level and a.level != level:
+                if (level and a.level != level) or type(a.value) is Batched:
                     return general(*args)
                 level = a.level
-                v = a.value
-                if type(v) is Batched:
-                    return general(*args)
-                if a.mapped:
-                    mapped = True
-                    r = v.ndim - 1
-                    ranks.append(r)
-                else:
-                    r = v.ndim
-                    ranks.append(-1)
+                vals.append(a.value)
+                flags.append(a.mapped)
             elif isinstance(a, (list, tuple)):
                 return general(*args)
             else:
-                v = a
-                r = getattr(a, "ndim", 0)
-                ranks.append(-1)
-            vals.append(v)
-            if r > rank:
-                rank = r
+                vals.append(a)
+                flags.append(False if hasattr(a, "__array_namespace__") else None)
         if not level:
             return base(*args)
-        if level > _live.depth:
-            raise RuntimeError("a batched array was used after the vmap that made it ended")
+        _check_live(level)
+        mapped = True in flags
         if mapped:
-            for i, r in enumerate(ranks):
-                if 0 <= r < rank:
-                    v = vals[i]
-                    vals[i] = batched.reshape(v, (v.shape[0],) + (1,) * (rank - r)
-                                              + tuple(v.shape[1:]))
+            vals = _batching._align(batched, vals, flags)
         return Batched(base(*vals), level, mapped)
     return op
 
@@ -277,11 +264,7 @@ def _setitem(x: Batched, key, value) -> None:
         return
     key = (slice(None),) + (key if isinstance(key, tuple) else (key,))
     if same and value.mapped:
-        rank = x.value[key].ndim - 1
-        v = value.value
-        if v.ndim - 1 < rank:
-            v = batched.reshape(v, (v.shape[0],) + (1,) * (rank - v.ndim + 1)
-                                + tuple(v.shape[1:]))
+        (v,) = _batching._align(batched, [value.value], [True], x.value[key].ndim - 1)
         x.value[key] = v
     else:
         x.value[key] = value.value if same else value
