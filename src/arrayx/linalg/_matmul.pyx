@@ -14,8 +14,9 @@ over the batch) is one product of the stack's rows when they lie one after anoth
 """
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, contiguous_copy, new_array
+from arrayx._array cimport Array, contiguous_copy, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
+from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._engine cimport (
     ITEMSIZE, MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat,
     MatmulPlan, promote_codes,
@@ -127,27 +128,6 @@ cdef int broadcast_batches(Mat* a, Mat* b, int64_t* shape, int64_t* sa,
     return nb
 
 
-cdef bint _stacked(Layout L) noexcept:
-    """Whether the batch axes and rows of ``L`` (at least 3-D) read as the rows of one
-    matrix: each axis steps over all the rows after it (axes of size 1 aside)."""
-    cdef int d, nd = L.ndim
-    cdef int64_t step = L.strides_[nd - 2], extent = L.shape_[nd - 2]
-    if extent > 1 and step == 0:
-        return False
-    for d in range(nd - 3, -1, -1):
-        if L.shape_[d] == 1:
-            continue
-        if extent == 1:
-            step, extent = L.strides_[d], L.shape_[d]
-            if step == 0:
-                return False
-            continue
-        if L.strides_[d] != step * extent:
-            return False
-        extent *= L.shape_[d]
-    return True
-
-
 cdef bint _one_matrix(Layout A, Layout B) noexcept:
     """Whether ``B`` is one matrix (or vector) for every batch of ``A``: no batch axes, or
     only broadcast ones (size 1, or stride 0 over ``A``'s own batch axis)."""
@@ -197,13 +177,19 @@ cpdef Array matmul_arrays(Array x1, Array x2):
         # Inner dimension 1: outer products, one broadcast multiplication (the per-example
         # gradient of a weight matrix), not one small product per batch.
         return multiply(a, b)
+    cdef int64_t tall[2]
+    cdef Layout rows
     if (a._layout.ndim >= 3 and a._layout.size and b._layout.size
-            and _one_matrix(a._layout, b._layout) and _stacked(a._layout)):
+            and _one_matrix(a._layout, b._layout)):
         # A stack times one matrix: one product of the stack's rows (``x @ W`` with ``x`` of
-        # shape (batch, m, k), or ``W`` broadcast over the batch), not one per batch.
-        one = b[(0,) * (b._layout.ndim - 2)] if b._layout.ndim > 2 else b
-        return reshape(matmul_arrays(reshape(a, (-1, p.a.cols)), one),
-                       a.shape[:-1] + one.shape[1:])
+        # shape (batch, m, k), or ``W`` broadcast over the batch), not one per batch, when
+        # the rows read as one matrix without a copy.
+        tall[0], tall[1] = a._layout.size // p.a.cols, p.a.cols
+        rows = layout_reshape(a._layout, 2, tall)
+        if rows is not None:
+            one = b[(0,) * (b._layout.ndim - 2)] if b._layout.ndim > 2 else b
+            return reshape(matmul_arrays(wrap(a._storage, rows, a._code, False), one),
+                           a.shape[:-1] + one.shape[1:])
     cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
     p.m, p.n, p.k = m, n, k
     p.lda, p.ldb = 1, 1
