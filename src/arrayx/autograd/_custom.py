@@ -126,21 +126,15 @@ class custom_jvp(_Custom):
     def _traced(self, vals):
         rule = self.rule
         out = self.fun(*vals)
-        nums = tuple(i for i, v in enumerate(vals)
-                     if (type(v) is Tracer or isinstance(v, arrayx.Array))
-                     and differentiable(v.dtype))
+        nums = _differentiable(vals)
 
         def tangent_map(*ts):
-            tangents = [None] * len(vals)
-            for i, t in zip(nums, ts, strict=True):
-                tangents[i] = t
-            return rule(tuple(vals), tuple(tangents))[1]
+            return rule(tuple(vals), tuple(_place([None] * len(vals), nums, ts)))[1]
 
         def back(g):
             _, transpose = vjp(tangent_map, *(arrayx.zeros_like(unwrap(vals[i]))
                                               for i in nums))
-            grads = dict(zip(nums, transpose(g), strict=True))
-            return tuple(grads.get(i) for i in range(len(vals)))
+            return tuple(_place([None] * len(vals), nums, transpose(g)))
         return out, back
 
 
@@ -175,21 +169,25 @@ def checkpoint(f: Callable) -> Callable:
         return out, args
 
     def bwd(args, g):
-        nums = tuple(i for i, a in enumerate(args)
-                     if (type(a) is Tracer or isinstance(a, arrayx.Array))
-                     and differentiable(a.dtype))
+        nums = _differentiable(args)
         _, back = vjp(lambda *xs: f(*_place(args, nums, xs)), *(args[i] for i in nums))
-        grads = dict(zip(nums, back(g), strict=False))
-        return tuple(grads.get(i) for i in range(len(args)))
+        return tuple(_place([None] * len(args), nums, back(g)))
 
     run.defvjp(fwd, bwd)
     functools.update_wrapper(run, f)
     return run
 
 
-def _place(args, nums, xs):
+def _differentiable(args) -> tuple[int, ...]:
+    """The positions of the floating-point and complex arrays among ``args``."""
+    return tuple(i for i, a in enumerate(args)
+                 if (type(a) is Tracer or isinstance(a, arrayx.Array)) and differentiable(a.dtype))
+
+
+def _place(args, nums, xs) -> list:
+    """``args`` with ``xs`` in positions ``nums``."""
     args = list(args)
-    for i, x in zip(nums, xs, strict=False):
+    for i, x in zip(nums, xs, strict=True):
         args[i] = x
     return args
 
