@@ -897,8 +897,6 @@ def sliding_window_view(x, window_shape, axis=None, *, writeable=False) -> Array
         if len(window) != len(axes):
             raise ValueError(f"sliding_window_view: {len(window)} window sizes for "
                              f"{len(axes)} axes")
-    if L.ndim + len(axes) > MAXDIM:
-        raise ValueError(f"arrayx supports at most {MAXDIM} dimensions")
     shape = [L.shape_[i] for i in range(L.ndim)]
     strides = [L.strides_[i] for i in range(L.ndim)]
     for i, w in zip(axes, window):
