@@ -259,6 +259,28 @@ def test_vmap_of_grad_gives_per_example_gradients():
     np.testing.assert_allclose(np.asarray(aux), np.sum(np.asarray(x), axis=1))
 
 
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((3,), (3, 4)), ((2, 3), (3,)),
+                                    ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
+                                    ((3,), (5, 3, 4)), ((2, 3), (5, 3, 4))])
+@pytest.mark.parametrize("which", ["first", "second", "both"])
+def test_vmap_of_matmul_matches_a_loop(shapes, which):
+    rng = np.random.default_rng(8)
+    a, b = (rng.standard_normal(s) for s in shapes)
+    axes = (0 if which != "second" else None, 0 if which != "first" else None)
+    batches = [np.stack([x, 2 * x, -x]) if axis == 0 else x
+               for x, axis in zip((a, b), axes, strict=True)]
+    got = vmap(lambda u, v: u @ v, in_axes=axes)(*[arrayx.asarray(x) for x in batches])
+    want = np.stack([(batches[0][i] if axes[0] == 0 else a)
+                     @ (batches[1][i] if axes[1] == 0 else b) for i in range(3)])
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-13)
+
+
+def test_vmap_of_matmul_keeps_a_per_example_scalar_an_error():
+    with pytest.raises((TypeError, ValueError)):
+        vmap(lambda u, v: u @ v, in_axes=(0, None))(arrayx.ones(3), arrayx.ones((3, 2)))
+
+
 def test_vmap_composes_and_nests():
     rng = np.random.default_rng(6)
     a = arrayx.asarray(rng.standard_normal((4, 3)))

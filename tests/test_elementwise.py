@@ -236,6 +236,24 @@ def test_in_place_operators(name: str, data: st.DataObject) -> None:
     assert_matches(x, expected, name)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64"])
+@pytest.mark.parametrize("exponent", [2, 2.0])
+def test_square_exponent_is_an_exact_square(dtype: str, exponent: float) -> None:
+    # ``x ** 2`` is one multiply (NumPy's fast path), bit for bit NumPy's result, the dtype
+    # kept; a float exponent with an integer array promotes as any float scalar.
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(50) * 30).astype(dtype)
+    if dtype.startswith("float"):
+        a[:4] = [np.nan, np.inf, -np.inf, -0.0]
+    x = xp.asarray(a)
+    with np.errstate(all="ignore"):
+        want = a ** exponent
+    got = x ** exponent
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(xp.pow(x, exponent)), want)
+
+
 def test_in_place_keeps_dtype_or_raises() -> None:
     x = xp.arange(4, dtype=xp.int32)
     with pytest.raises(TypeError):

@@ -24,7 +24,7 @@ from arrayx._engine cimport (
     ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
     copy_cast, read_scalar, scalar_kind, unary, write_scalar,
 )
-from arrayx._kernels.dtype_codes cimport NDTYPES
+from arrayx._kernels.dtype_codes cimport DT_FLOAT32, DT_FLOAT64, DT_INT8, NDTYPES
 
 import numpy as np
 
@@ -46,7 +46,7 @@ cdef int FLOORDIV = BINARY_ID["floor_divide"], MOD = BINARY_ID["remainder"]
 cdef int POW = BINARY_ID["pow"], LSHIFT = BINARY_ID["bitwise_left_shift"]
 cdef int RSHIFT = BINARY_ID["bitwise_right_shift"]
 cdef int NEG = UNARY_ID["negative"], POS = UNARY_ID["positive"], ABS = UNARY_ID["abs"]
-cdef int INVERT = UNARY_ID["bitwise_invert"]
+cdef int INVERT = UNARY_ID["bitwise_invert"], SQUARE = UNARY_ID["square"]
 cdef dict CODE = _dtypes.CODE
 cdef object CPU = _devices.CPU
 # Buffer-protocol format strings, by dtype code: the ones NumPy exports for the same dtype, so
@@ -1710,6 +1710,8 @@ cdef object binary_op(int op, object a, object b, bint operator):
             return fresh(binary(op, x._storage, x._layout, x._code, (<Array>b)._storage,
                                 (<Array>b)._layout, (<Array>b)._code, &r), &r)
         if _is_scalar(b):
+            if op == POW and _is_square(b, x._code):
+                return fresh(unary(SQUARE, x._storage, x._layout, x._code, &r), &r)
             return fresh(binary_scalar(op, x._storage, x._layout, x._code, b, False, &r), &r)
         if operator:
             return NotImplemented
@@ -1722,6 +1724,15 @@ cdef object binary_op(int op, object a, object b, bint operator):
         return NotImplemented
     raise TypeError(f"{BINARY_NAMES[op]} needs at least one array; got "
                     f"{type(a).__name__} and {type(b).__name__}")
+
+
+cdef bint _is_square(object exponent, int code):
+    """Whether ``x ** exponent`` is ``x * x`` for an ``x`` of dtype ``code``: a Python 2 for
+    an integer or real floating ``x`` (NumPy's fast path for ``**2``: one multiply, not
+    ``pow``, and the same value: ``x * x`` is correctly rounded)."""
+    if type(exponent) is int:
+        return exponent == 2 and DT_INT8 <= code <= DT_FLOAT64
+    return type(exponent) is float and exponent == 2.0 and DT_FLOAT32 <= code <= DT_FLOAT64
 
 
 cdef object inplace_op(int op, Array a, object b):

@@ -142,6 +142,9 @@ def matmul(ns, fn, size, vals, bat, kw, kbat):
     x1, x2 = vals
     r1 = x1.ndim - 1 if bat[0] else x1.ndim
     r2 = x2.ndim - 1 if bat[1] else x2.ndim
+    if (not bat[1] and r1 >= 1 and r2 <= 2) or (not bat[0] and r1 == 1 and r2 >= 2):
+        # The batch axis is a stack axis (or, of a vector times a matrix, a row) as it is.
+        return fn(x1, x2, **kw)
     if r1 == 1:
         x1 = ns.expand_dims(x1, axis=-2)
     if r2 == 1:

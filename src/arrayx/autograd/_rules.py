@@ -104,8 +104,13 @@ def _maximum_side(first: bool, pick):
 
 
 def _pow_base(ans, x1, x2):
-    if isinstance(x2, (int, float)) and x2 == 0:
-        return lambda g: None
+    if isinstance(x2, (int, float)):
+        if x2 == 0:
+            return lambda g: None
+        if x2 == 1:
+            return lambda g: g
+        if x2 == 2:
+            return lambda g: _masked(g, 2 * x1)
     return lambda g: _masked(g, x2 * x1 ** (x2 - 1))
 
 

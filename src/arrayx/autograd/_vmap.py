@@ -450,7 +450,7 @@ def _unbatch(leaf, axis, level: int, size: int):
     if type(leaf) is Batched and leaf.level == level:
         if axis is None:
             raise ValueError("an output with out_axes=None depends on the batch")
-        return batched.moveaxis(leaf.value, 0, axis)
+        return leaf.value if axis == 0 else batched.moveaxis(leaf.value, 0, axis)
     if not hasattr(leaf, "__array_namespace__"):
         raise TypeError(f"vmap's function returned {type(leaf).__name__}: only arrays can be "
                         f"batched")
