@@ -21,7 +21,14 @@ from arrayx.autograd._tracer import (
     traced,
     unwrap,
 )
-from arrayx.autograd._vmap import Batched, has_batched, per_example, per_example_value_and_grad
+from arrayx.autograd._vmap import (
+    Batched,
+    batch_call,
+    has_batched,
+    per_example,
+    per_example_inputs,
+    relevel,
+)
 
 
 def _as_input(x, name: str):
@@ -241,22 +248,51 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
     def run(*args):
         nums = _argnums(argnums, len(args))
         if has_batched(args):
-            return per_example_value_and_grad(value_and_grad, f, argnums, has_aux, args, nums)
+            return _per_example_value_and_grad(f, argnums, has_aux, args, nums)
         call = trace_call(f, args, nums, has_aux)
-        if (call.structure != LEAF or call.outs[0].dtype.kind == "c"
-                or math.prod(call.outs[0].shape) != 1):
-            out = call.outs[0] if call.structure == LEAF else call.out()
-            raise TypeError(f"grad needs a real scalar output; got "
-                            f"{getattr(out, 'shape', type(out).__name__)} of "
-                            f"{getattr(out, 'dtype', 'arrays')} (use vjp or jacobian)")
-        out = call.outs[0]
-        try:
-            grads = call.gradients([traced.ones_like(out)], retain=False)
-        finally:
-            call.trace.tape.clear()
-        g = grads[0] if isinstance(argnums, int) else tuple(grads)
-        return ((out, call.aux) if has_aux else out), g
+        if call.structure != LEAF:
+            _not_scalar(type(call.out()).__name__, "arrays")
+        return _value_and_gradients(call, argnums, has_aux)
     return run
+
+
+def _not_scalar(shape, dtype, per: str = ""):
+    raise TypeError(f"grad needs a real scalar output{per}; got {shape} of {dtype} (use vjp "
+                    f"or jacobian)")
+
+
+def _value_and_gradients(call: Traced, argnums, has_aux: bool):
+    """``value_and_grad``'s result from the traced call of a function of one output."""
+    out = call.outs[0]
+    if out.dtype.kind == "c" or math.prod(out.shape) != 1:
+        _not_scalar(out.shape, out.dtype)
+    try:
+        grads = call.gradients([traced.ones_like(out)], retain=False)
+    finally:
+        call.trace.tape.clear()
+    g = grads[0] if isinstance(argnums, int) else tuple(grads)
+    return ((out, call.aux) if has_aux else out), g
+
+
+def _per_example_value_and_grad(f: Callable, argnums, has_aux: bool, args, nums):
+    """``value_and_grad(f, argnums)`` on every example inside ``vmap``: the gradient of the
+    batch's sum with respect to per-example inputs (inputs not batched are copied to every
+    example)."""
+    top, full, in_axes = per_example_inputs(args, nums)
+
+    def summed(*xs):
+        out = batch_call(f, in_axes, 0, xs, level=top)
+        values, aux = out if has_aux else (out, None)
+        if not hasattr(values, "shape"):
+            _not_scalar(type(values).__name__, "arrays", " per example")
+        if values.dtype.kind == "c" or math.prod(values.shape[1:]) != 1:
+            _not_scalar(tuple(values.shape[1:]), values.dtype, " per example")
+        return traced.sum(values), (values, aux)
+
+    (_, (values, aux)), grads = _value_and_gradients(
+        trace_call(summed, full, nums, has_aux=True), argnums, True)
+    values = relevel(values, top)
+    return ((values, relevel(aux, top)) if has_aux else values), relevel(grads, top)
 
 
 def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Callable:

@@ -190,7 +190,9 @@ class Tracer:
     __hash__ = None
 
 
-def _binary(fn, reflected: bool):
+def binary_method(fn, reflected: bool):
+    """The operator method that calls the binary function ``fn`` (reflected: ``other``
+    first)."""
     if reflected:
         def method(self, other):
             return fn(other, self)
@@ -207,7 +209,8 @@ def _inplace(fn, op: str):
     return method
 
 
-def _unary(fn):
+def unary_method(fn):
+    """The operator method that calls the unary function ``fn``."""
     def method(self):
         return fn(self)
     return method
@@ -230,13 +233,13 @@ def install_operators() -> None:
     """Give :class:`Tracer` its operators, from the functions of the traced namespace."""
     for op, name in BINARY_OPERATORS.items():
         fn = getattr(traced, name)
-        setattr(Tracer, f"__{op}__", _binary(fn, False))
-        setattr(Tracer, f"__r{op}__", _binary(fn, True))
+        setattr(Tracer, f"__{op}__", binary_method(fn, False))
+        setattr(Tracer, f"__r{op}__", binary_method(fn, True))
         setattr(Tracer, f"__i{op}__", _inplace(fn, f"__i{op}__"))
     for op, name in COMPARISONS.items():
-        setattr(Tracer, f"__{op}__", _binary(getattr(traced, name), False))
+        setattr(Tracer, f"__{op}__", binary_method(getattr(traced, name), False))
     for op, name in UNARY_OPERATORS.items():
-        setattr(Tracer, f"__{op}__", _unary(getattr(traced, name)))
+        setattr(Tracer, f"__{op}__", unary_method(getattr(traced, name)))
 
 
 class GradientLostWarning(UserWarning):

@@ -21,7 +21,14 @@ from collections.abc import Callable
 import arrayx
 from arrayx.autograd import _batching
 from arrayx.autograd._pytree import flatten, rebuild, unflatten
-from arrayx.autograd._tracer import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, traced
+from arrayx.autograd._tracer import (
+    BINARY_OPERATORS,
+    COMPARISONS,
+    UNARY_OPERATORS,
+    binary_method,
+    traced,
+    unary_method,
+)
 
 batched = types.ModuleType("arrayx.autograd.batched",
                            "arrayx's namespace on batches: the namespace inside vmap.")
@@ -143,6 +150,8 @@ def _size(vals, bat) -> int:
 def _wrap(out, top: int, mapped: bool = True):
     if isinstance(out, tuple):
         return rebuild(type(out), [_wrap(o, top, mapped) for o in out])
+    if type(out) is Batched and out.level == top and not mapped:
+        return out
     if hasattr(out, "__array_namespace__"):
         return Batched(out, top, mapped)
     if not mapped:
@@ -156,7 +165,7 @@ def function(name: str, base: Callable) -> Callable:
     rule = _batching.RULES.get(name)
     creation = name in CREATION
 
-    def op(*args, **kw):
+    def general(*args, **kw):
         top = _top(args, kw)
         if not top:
             out = base(*args, **kw)
@@ -169,15 +178,44 @@ def function(name: str, base: Callable) -> Callable:
         kbat = {k: p[1] for k, p in kparts.items()}
         if not any(b is True or (isinstance(b, list) and any(b))
                    for b in (*bat, *kbat.values())):
-            return _wrap(op(*vals, **kvals), top, False)
+            return _wrap(general(*vals, **kvals), top, False)
+        return _batched(vals, bat, kvals, kbat, top)
+
+    def _batched(vals, bat, kvals, kbat, top):
         size = _size(vals + list(kvals.values()), bat + list(kbat.values()))
         # One level down there is no batch to dispatch unless vmaps nest.
-        fn = op if _live.depth > 1 else base
+        nested = _live.depth > 1
+        fn = general if nested else base
         if rule is not None and _applies(rule, bat, kbat):
-            out = rule(batched, fn, size, vals, bat, kvals, kbat)
+            out = rule(batched if nested else traced, fn, size, vals, bat, kvals, kbat)
         else:
             out = _per_example(fn, size, vals, bat, kvals, kbat)
         return _wrap(out, top)
+
+    def op(*args, **kw):
+        scan = _one_level(args)
+        if scan is None:
+            return general(*args, **kw)
+        level, vals, bat = scan
+        kvals, kbat = {}, {}
+        for k, a in kw.items():
+            if type(a) is Batched:
+                if (level and a.level != level) or type(a.value) is Batched:
+                    return general(*args, **kw)
+                level = a.level
+                kvals[k] = a.value
+                kbat[k] = a.mapped
+            elif isinstance(a, (list, tuple)):
+                return general(*args, **kw)
+            else:
+                kvals[k] = a
+                kbat[k] = False if hasattr(a, "__array_namespace__") else None
+        if not level:
+            return general(*args, **kw)
+        _check_live(level)
+        if True not in bat and True not in kbat.values():
+            return _wrap(general(*vals, **kvals), level, False)
+        return _batched(vals, bat, kvals, kbat, level)
 
     if rule is _batching.elementwise:
         op = _elementwise(base, op)
@@ -186,34 +224,43 @@ def function(name: str, base: Callable) -> Callable:
     return op
 
 
+def _one_level(args):
+    """``(level, values, flags)`` of positional arguments batched by at most one level, whose
+    values hold no batch of another, and none of them a sequence (the common call: ``level``
+    0 when none is batched; ``flags`` as ``_split``'s); None for any other call."""
+    vals = []
+    flags = []
+    level = 0
+    for a in args:
+        if type(a) is Batched:
+            if (level and a.level != level) or type(a.value) is Batched:
+                return None
+            level = a.level
+            vals.append(a.value)
+            flags.append(a.mapped)
+        elif isinstance(a, (list, tuple)):
+            return None
+        else:
+            vals.append(a)
+            flags.append(False if hasattr(a, "__array_namespace__") else None)
+    return level, vals, flags
+
+
 def _elementwise(base: Callable, general: Callable) -> Callable:
-    """The fast path of an elementwise function: positional arguments batched by one level
-    whose values hold no batch of another (the examples' axes aligned by reshaping, then one
-    call); anything else goes to ``general``."""
+    """The fast path of an elementwise function: the common call (``_one_level``) without
+    keywords, its examples' axes aligned by reshaping, then one call; anything else goes to
+    ``general``."""
     def op(*args, **kw):
-        if kw:
+        scan = None if kw else _one_level(args)
+        if scan is None:
             return general(*args, **kw)
-        vals = []
-        flags = []
-        level = 0
-        for a in args:
-            if type(a) is Batched:
-                if (level and a.level != level) or type(a.value) is Batched:
-                    return general(*args)
-                level = a.level
-                vals.append(a.value)
-                flags.append(a.mapped)
-            elif isinstance(a, (list, tuple)):
-                return general(*args)
-            else:
-                vals.append(a)
-                flags.append(False if hasattr(a, "__array_namespace__") else None)
+        level, vals, flags = scan
         if not level:
             return base(*args)
         _check_live(level)
         mapped = True in flags
         if mapped:
-            vals = _batching._align(batched, vals, flags)
+            vals = _batching._align(traced if _live.depth == 1 else batched, vals, flags)
         return Batched(base(*vals), level, mapped)
     return op
 
@@ -283,25 +330,13 @@ def _inplace(fn, op: str):
 def _install_operators() -> None:
     for op, name in BINARY_OPERATORS.items():
         fn = getattr(batched, name)
-        setattr(Batched, f"__{op}__", functools.partialmethod(_call, fn))
-        setattr(Batched, f"__r{op}__", functools.partialmethod(_rcall, fn))
+        setattr(Batched, f"__{op}__", binary_method(fn, False))
+        setattr(Batched, f"__r{op}__", binary_method(fn, True))
         setattr(Batched, f"__i{op}__", _inplace(fn, f"__i{op}__"))
     for op, name in COMPARISONS.items():
-        setattr(Batched, f"__{op}__", functools.partialmethod(_call, getattr(batched, name)))
+        setattr(Batched, f"__{op}__", binary_method(getattr(batched, name), False))
     for op, name in UNARY_OPERATORS.items():
-        setattr(Batched, f"__{op}__", functools.partialmethod(_unary, getattr(batched, name)))
-
-
-def _call(self, fn, other):
-    return fn(self, other)
-
-
-def _rcall(self, fn, other):
-    return fn(other, self)
-
-
-def _unary(self, fn):
-    return fn(self)
+        setattr(Batched, f"__{op}__", unary_method(getattr(batched, name)))
 
 
 def build() -> types.ModuleType:
@@ -394,49 +429,59 @@ def vmap(f: Callable, in_axes=0, out_axes=0) -> Callable:
     """
     @functools.wraps(f)
     def run(*args):
-        if isinstance(in_axes, (list, tuple)):
-            if len(in_axes) != len(args):
-                raise ValueError(f"in_axes has {len(in_axes)} entries for {len(args)} "
-                                 f"arguments")
-            specs = list(in_axes)
-        else:
-            specs = [in_axes] * len(args)
-        flat = [flatten(a) for a in args]
-        axes = [_axes_of(s, a, "in_axes", len(f[0]))
-                for s, a, f in zip(specs, args, flat, strict=True)]
-        size = None
-        for (leaves, _), ax in zip(flat, axes, strict=True):
-            for leaf, axis in zip(leaves, ax, strict=True):
-                if axis is None:
-                    continue
-                if not hasattr(leaf, "__array_namespace__"):
-                    raise TypeError(f"a batched argument must be an array, got "
-                                    f"{type(leaf).__name__}")
-                if not -len(leaf.shape) <= axis < len(leaf.shape):
-                    raise ValueError(f"in_axes {axis} is out of range for an argument of "
-                                     f"{len(leaf.shape)} dimensions")
-                n = leaf.shape[axis]
-                if size is not None and n != size:
-                    raise ValueError(f"vmap got batch sizes {size} and {n}")
-                size = n
-        if size is None:
-            raise ValueError("vmap needs at least one batched argument (in_axes)")
+        return batch_call(f, in_axes, out_axes, args)
+    return run
+
+
+def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None):
+    """``vmap(f, in_axes, out_axes)(*args)``; at ``level``, when given, the level of a live
+    ``vmap`` whose batched arrays are all lowered into ``args`` (``grad`` inside ``vmap``
+    goes on at its level: no deeper one to dispatch through)."""
+    if isinstance(in_axes, (list, tuple)):
+        if len(in_axes) != len(args):
+            raise ValueError(f"in_axes has {len(in_axes)} entries for {len(args)} "
+                             f"arguments")
+        specs = list(in_axes)
+    else:
+        specs = [in_axes] * len(args)
+    flat = [flatten(a) for a in args]
+    axes = [_axes_of(s, a, "in_axes", len(f[0]))
+            for s, a, f in zip(specs, args, flat, strict=True)]
+    size = None
+    for (leaves, _), ax in zip(flat, axes, strict=True):
+        for leaf, axis in zip(leaves, ax, strict=True):
+            if axis is None:
+                continue
+            if not hasattr(leaf, "__array_namespace__"):
+                raise TypeError(f"a batched argument must be an array, got "
+                                f"{type(leaf).__name__}")
+            if not -len(leaf.shape) <= axis < len(leaf.shape):
+                raise ValueError(f"in_axes {axis} is out of range for an argument of "
+                                 f"{len(leaf.shape)} dimensions")
+            n = leaf.shape[axis]
+            if size is not None and n != size:
+                raise ValueError(f"vmap got batch sizes {size} and {n}")
+            size = n
+    if size is None:
+        raise ValueError("vmap needs at least one batched argument (in_axes)")
+    new = level is None
+    if new:
         _live.depth += 1
         level = _live.depth
-        try:
-            wrapped = [unflatten(structure, [
-                _unmapped(leaf, level) if axis is None else Batched(
-                    leaf if axis == 0 else batched.moveaxis(leaf, axis, 0), level)
-                for leaf, axis in zip(leaves, ax, strict=True)])
-                for (leaves, structure), ax in zip(flat, axes, strict=True)]
-            out = f(*wrapped)
-        finally:
+    try:
+        wrapped = [unflatten(structure, [
+            _unmapped(leaf, level) if axis is None else Batched(
+                leaf if axis == 0 else batched.moveaxis(leaf, axis, 0), level)
+            for leaf, axis in zip(leaves, ax, strict=True)])
+            for (leaves, structure), ax in zip(flat, axes, strict=True)]
+        out = f(*wrapped)
+    finally:
+        if new:
             _live.depth -= 1
-        leaves, structure = flatten(out)
-        spec = _axes_of(out_axes, out, "out_axes", len(leaves))
-        return unflatten(structure, [_unbatch(leaf, axis, level, size)
-                                     for leaf, axis in zip(leaves, spec, strict=True)])
-    return run
+    leaves, structure = flatten(out)
+    spec = _axes_of(out_axes, out, "out_axes", len(leaves))
+    return unflatten(structure, [_unbatch(leaf, axis, level, size)
+                                 for leaf, axis in zip(leaves, spec, strict=True)])
 
 
 def _unmapped(leaf, level: int):
@@ -485,9 +530,10 @@ def batch_level(args) -> int:
     return top
 
 
-def per_example_value_and_grad(value_and_grad, f, argnums, has_aux: bool, args, nums):
-    """``value_and_grad(f, argnums)`` on every example: the gradient of the batch's sum with
-    respect to per-example inputs (inputs not batched are copied to every example)."""
+def per_example_inputs(args, nums) -> tuple[int, list, tuple]:
+    """For ``grad`` inside ``vmap``: the innermost level among ``args``, the arguments as
+    whole batches (batch axis first: the batched ones, and per-example copies of those in
+    ``nums``, to be differentiated), and the ``in_axes`` that map them."""
     flat = [flatten(a) for a in args]
     top = max((x.level for leaves, _ in flat for x in leaves if type(x) is Batched),
               default=0)
@@ -506,18 +552,7 @@ def per_example_value_and_grad(value_and_grad, f, argnums, has_aux: bool, args, 
             full.append(unflatten(structure, [
                 x.value if type(x) is Batched and x.level == top else x for x in leaves]))
             in_axes.append(None)
-
-    def summed(*xs):
-        out = vmap(f, in_axes=tuple(in_axes))(*xs)
-        values, aux = out if has_aux else (out, None)
-        ns = values.__array_namespace__()
-        return ns.sum(values), (values, aux)
-
-    (_, (values, aux)), grads = value_and_grad(summed, argnums, has_aux=True)(*full)
-    relevel = functools.partial(_relevel, level=top)
-    values = relevel(values)
-    grads = relevel(grads)
-    return ((values, relevel(aux)) if has_aux else values), grads
+    return top, full, tuple(in_axes)
 
 
 def _whole(x, top: int, size: int):
@@ -531,7 +566,8 @@ def _whole(x, top: int, size: int):
     return ns.broadcast_to(ns.expand_dims(x, axis=0), (size,) + tuple(x.shape))
 
 
-def _relevel(tree, level: int):
+def relevel(tree, level: int):
+    """``tree``'s arrays as batched at ``level`` (their first axis the batch)."""
     leaves, structure = flatten(tree)
     return unflatten(structure, [Batched(x, level) if hasattr(x, "__array_namespace__") else x
                                  for x in leaves])
