@@ -320,6 +320,8 @@ def test_vmap_says_what_it_cannot_do():
         vmap(lambda u, v: u + v)(a, arrayx.ones((2, 2)))
     with pytest.raises(ValueError, match="at least one batched"):
         vmap(lambda u: u, in_axes=None)(a)
+    with pytest.raises(TypeError, match="real scalar output per example"):
+        vmap(grad(lambda u: u * 2.0))(a)
     with pytest.raises(ValueError, match="in_axes has 1 entries for 2"):
         vmap(lambda u, v: u, in_axes=(0,))(a, a)
     with pytest.raises(TypeError, match="vjp inside vmap"):
@@ -332,6 +334,17 @@ def test_vmap_says_what_it_cannot_do():
         vmap(lambda u: u, in_axes=0.5)(a)
     with pytest.raises(ValueError, match="out_axes does not match"):
         vmap(lambda u: (u, u), out_axes=(0,))(a)
+
+
+def test_arrays_made_inside_vmap_from_unbatched_ones():
+    rows = arrayx.asarray([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    shift = arrayx.asarray([10.0, 20.0])
+
+    def f(x, c):
+        xp = ns(x)
+        return x + xp.asarray(c) + xp.full_like(c, 1.0)
+    got = vmap(f, in_axes=(0, None))(rows, shift)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(rows) + [11.0, 21.0])
 
 
 def test_nested_grads_do_not_confuse_perturbations():
