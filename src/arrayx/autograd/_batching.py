@@ -60,14 +60,18 @@ def _align(ns, vals, bat, rank: int | None = None):
     """The batched values with ones inserted after the batch axis so that every batched
     example has ``rank`` dimensions (the largest example rank by default): broadcasting then
     pairs the examples' axes as it pairs unbatched ones."""
-    ranks = [(v.ndim - 1 if b else v.ndim) for v, b in zip(vals, bat, strict=True)
-             if b is not None]
-    rank = max(ranks, default=0) if rank is None else rank
-    out = []
-    for v, b in zip(vals, bat, strict=True):
+    if rank is None:
+        rank = 0
+        for v, b in zip(vals, bat, strict=True):
+            if b is not None:
+                rank = max(rank, v.ndim - 1 if b else v.ndim)
+    out = vals
+    for i, (v, b) in enumerate(zip(vals, bat, strict=True)):
         if b and v.ndim - 1 < rank:
-            v = ns.reshape(v, (v.shape[0],) + (1,) * (rank - v.ndim + 1) + tuple(v.shape[1:]))
-        out.append(v)
+            if out is vals:
+                out = list(vals)
+            out[i] = ns.reshape(v, (v.shape[0],) + (1,) * (rank - v.ndim + 1)
+                                + tuple(v.shape[1:]))
     return out
 
 
