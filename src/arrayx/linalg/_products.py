@@ -11,6 +11,7 @@ from arrayx._creation import empty
 from arrayx._data_type_functions import isdtype, result_type
 from arrayx._elementwise import conj, multiply, subtract
 from arrayx._manipulation import broadcast_shapes, expand_dims, permute_dims, reshape
+from arrayx._statistical import sum as sum_
 from arrayx.linalg._bridge import array_arg
 from arrayx.linalg._matmul import matmul
 
@@ -109,6 +110,11 @@ def _vector_axis(a: Array, b: Array, axis: object, name: str) -> int:
     return axis
 
 
+# The vector length from which vecdot is a BLAS dot per vector (matmul's own threshold for
+# BLAS, ``BLAS_MIN_WORK``, for one row times one column).
+_DOT_MIN = 4096
+
+
 def _axis_last(x: Array, axis: int) -> Array:
     order = [i for i in range(x.ndim) if i != x.ndim + axis] + [x.ndim + axis]
     return permute_dims(x, tuple(order))
@@ -149,7 +155,13 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     a, b = _axis_last(a, axis), _axis_last(b, axis)
     if isdtype(a.dtype, "complex floating"):
         a = conj(a)
-    return matmul(expand_dims(a, axis=-2), expand_dims(b, axis=-1))[..., 0, 0]
+    dtype = result_type(a, b)
+    if a.shape[-1] >= _DOT_MIN and isdtype(dtype, ("real floating", "complex floating")):
+        # Long vectors: a BLAS dot product for each.
+        return matmul(expand_dims(a, axis=-2), expand_dims(b, axis=-1))[..., 0, 0]
+    # Short ones (rows of a matrix, say): one broadcast multiplication and one reduction,
+    # not one small product per vector.
+    return sum_(multiply(a, b), axis=-1, dtype=dtype)
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
