@@ -22,12 +22,17 @@ from arrayx.autograd._tracer import (
     unwrap,
 )
 from arrayx.autograd._vmap import (
+    VMAP_RULES,
     Batched,
     batch_call,
+    batch_inputs,
+    copies,
     has_batched,
+    out_axes_applied,
     per_example,
     per_example_inputs,
     relevel,
+    to_front,
 )
 
 
@@ -253,6 +258,7 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0,
         if call.structure != LEAF:
             _not_scalar(type(call.out()).__name__, "arrays")
         return _value_and_gradients(call, argnums, has_aux)
+    VMAP_RULES[run] = functools.partial(_vmapped, f, argnums, has_aux, False)
     return run
 
 
@@ -266,33 +272,71 @@ def _value_and_gradients(call: Traced, argnums, has_aux: bool):
     out = call.outs[0]
     if out.dtype.kind == "c" or math.prod(out.shape) != 1:
         _not_scalar(out.shape, out.dtype)
+    return ((out, call.aux) if has_aux else out), _seeded(call, argnums)
+
+
+def _seeded(call: Traced, argnums):
+    """The gradients of the sum of the traced call's one output (its tape then cleared):
+    one for an int ``argnums``, a tuple of them otherwise."""
     try:
-        grads = call.gradients([traced.ones_like(out)], retain=False)
+        grads = call.gradients([traced.ones_like(call.outs[0])], retain=False)
     finally:
         call.trace.tape.clear()
-    g = grads[0] if isinstance(argnums, int) else tuple(grads)
-    return ((out, call.aux) if has_aux else out), g
+    return grads[0] if isinstance(argnums, int) else tuple(grads)
 
 
 def _per_example_value_and_grad(f: Callable, argnums, has_aux: bool, args, nums):
-    """``value_and_grad(f, argnums)`` on every example inside ``vmap``: the gradient of the
-    batch's sum with respect to per-example inputs (inputs not batched are copied to every
-    example)."""
+    """``value_and_grad(f, argnums)`` on every example inside ``vmap``."""
     top, full, in_axes = per_example_inputs(args, nums)
+    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, in_axes, top)
+    if has_aux:
+        values = (relevel(values[0], top), relevel(values[1], top))
+    else:
+        values = relevel(values, top)
+    return values, relevel(grads, top)
 
-    def summed(*xs):
-        out = batch_call(f, in_axes, 0, xs, level=top)
+
+def _vmapped(f: Callable, argnums, has_aux: bool, only_grad: bool, in_axes, out_axes, args):
+    """``vmap(value_and_grad(f, argnums, has_aux), in_axes, out_axes)(*args)`` (or of
+    ``grad``, ``only_grad``) in one pass, without batching the arguments twice."""
+    nums = _argnums(argnums, len(args))
+    flat, axes, size = batch_inputs(in_axes, args)
+    full, inner = [], []
+    for i, ((leaves, structure), ax) in enumerate(zip(flat, axes, strict=True)):
+        if i in nums or any(a is not None for a in ax):
+            full.append(unflatten(structure, [
+                copies(x, size) if a is None else to_front(x, a)
+                for x, a in zip(leaves, ax, strict=True)]))
+            inner.append(0)
+        else:
+            full.append(args[i])
+            inner.append(None)
+    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, tuple(inner), None)
+    if only_grad:
+        out = (grads, values[1]) if has_aux else grads
+    else:
+        out = values, grads
+    return out_axes_applied(out, out_axes)
+
+
+def _summed_gradients(f: Callable, argnums, has_aux: bool, full: list, nums, in_axes,
+                      level: int | None):
+    """Per-example values and gradients (batch axis first): the gradient of the batch's sum
+    (the examples' values seeded with ones) with respect to per-example inputs (``full``:
+    whole batches, inputs not batched copied to every example), the batch run by ``vmap``
+    at ``level`` (a new one for None)."""
+    def batch(*xs):
+        out = batch_call(f, in_axes, 0, xs, level=level)
         values, aux = out if has_aux else (out, None)
         if not hasattr(values, "shape"):
             _not_scalar(type(values).__name__, "arrays", " per example")
         if values.dtype.kind == "c" or math.prod(values.shape[1:]) != 1:
             _not_scalar(tuple(values.shape[1:]), values.dtype, " per example")
-        return traced.sum(values), (values, aux)
+        return values, aux
 
-    (_, (values, aux)), grads = _value_and_gradients(
-        trace_call(summed, full, nums, has_aux=True), argnums, True)
-    values = relevel(values, top)
-    return ((values, relevel(aux, top)) if has_aux else values), relevel(grads, top)
+    call = trace_call(batch, full, nums, has_aux=True)
+    grads = _seeded(call, argnums)
+    return ((call.outs[0], call.aux) if has_aux else call.outs[0]), grads
 
 
 def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Callable:
@@ -337,6 +381,7 @@ def grad(f: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -
     def run(*args):
         value, g = vg(*args)
         return (g, value[1]) if has_aux else g
+    VMAP_RULES[run] = functools.partial(_vmapped, f, argnums, has_aux, True)
     return run
 
 

@@ -61,6 +61,19 @@ def _align(ns, vals, bat, rank: int | None = None):
     example has ``rank`` dimensions (the largest example rank by default): broadcasting then
     pairs the examples' axes as it pairs unbatched ones."""
     if rank is None:
+        # The common call first: batched values of one rank, unbatched ones of no more.
+        mapped, unmapped = -1, 0
+        for v, b in zip(vals, bat, strict=True):
+            if b:
+                if mapped < 0:
+                    mapped = v.ndim
+                elif v.ndim != mapped:
+                    break
+            elif b is False and v.ndim > unmapped:
+                unmapped = v.ndim
+        else:
+            if unmapped < mapped:
+                return vals
         rank = 0
         for v, b in zip(vals, bat, strict=True):
             if b is not None:

@@ -16,6 +16,7 @@ import functools
 import math
 import threading
 import types
+import weakref
 from collections.abc import Callable
 
 import arrayx
@@ -32,6 +33,9 @@ from arrayx.autograd._tracer import (
 
 batched = types.ModuleType("arrayx.autograd.batched",
                            "arrayx's namespace on batches: the namespace inside vmap.")
+# Functions that ``vmap`` runs by a rule of their own: function -> rule(in_axes, out_axes,
+# args) (the per-example gradients of ``grad`` and ``value_and_grad``, filled in by ``_api``).
+VMAP_RULES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # Functions that make arrays: inside vmap they are of the batched namespace (the same for
@@ -163,6 +167,7 @@ def _wrap(out, top: int, mapped: bool = True):
 def function(name: str, base: Callable) -> Callable:
     """The batched form of the function ``name`` (``base`` computes one level down)."""
     rule = _batching.RULES.get(name)
+    any_position = rule in _batching.ANY_POSITION
     creation = name in CREATION
 
     def general(*args, **kw):
@@ -179,14 +184,15 @@ def function(name: str, base: Callable) -> Callable:
         if not any(b is True or (isinstance(b, list) and any(b))
                    for b in (*bat, *kbat.values())):
             return _wrap(general(*vals, **kvals), top, False)
-        return _batched(vals, bat, kvals, kbat, top)
-
-    def _batched(vals, bat, kvals, kbat, top):
         size = _size(vals + list(kvals.values()), bat + list(kbat.values()))
+        return _batched(vals, bat, kvals, kbat, top, size,
+                        rule is not None and _applies(rule, bat, kbat))
+
+    def _batched(vals, bat, kvals, kbat, top, size, applies):
         # One level down there is no batch to dispatch unless vmaps nest.
         nested = _live.depth > 1
         fn = general if nested else base
-        if rule is not None and _applies(rule, bat, kbat):
+        if applies:
             out = rule(batched if nested else traced, fn, size, vals, bat, kvals, kbat)
         else:
             out = _per_example(fn, size, vals, bat, kvals, kbat)
@@ -213,9 +219,18 @@ def function(name: str, base: Callable) -> Callable:
         if not level:
             return general(*args, **kw)
         _check_live(level)
-        if True not in bat and True not in kbat.values():
+        if True in bat:
+            first = bat.index(True)
+            size = vals[first].shape[0]
+            applies = rule is not None and (
+                any_position or (first == 0 and True not in bat[1:]
+                                 and True not in kbat.values()))
+        elif True in kbat.values():
+            size = next(kvals[k].shape[0] for k, b in kbat.items() if b is True)
+            applies = any_position
+        else:
             return _wrap(general(*vals, **kvals), level, False)
-        return _batched(vals, bat, kvals, kbat, level)
+        return _batched(vals, bat, kvals, kbat, level, size, applies)
 
     if rule is _batching.elementwise:
         op = _elementwise(base, op)
@@ -267,7 +282,8 @@ def _elementwise(base: Callable, general: Callable) -> Callable:
 
 def _applies(rule, bat, kbat) -> bool:
     """Whether ``rule`` handles this call: the rules of ``_batching.ANY_POSITION`` take
-    batched arrays anywhere; the others a batched first argument and nothing else batched."""
+    batched arrays anywhere; the others a batched first argument and nothing else batched
+    (as the common call's check in ``function`` says too)."""
     if rule in _batching.ANY_POSITION:
         return True
     return (bat[0] is True and not any(b is True or isinstance(b, list) for b in bat[1:])
@@ -436,7 +452,34 @@ def vmap(f: Callable, in_axes=0, out_axes=0) -> Callable:
 def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None):
     """``vmap(f, in_axes, out_axes)(*args)``; at ``level``, when given, the level of a live
     ``vmap`` whose batched arrays are all lowered into ``args`` (``grad`` inside ``vmap``
-    goes on at its level: no deeper one to dispatch through)."""
+    goes on at its level: no deeper one to dispatch through). A function with a rule of its
+    own for ``vmap`` (``grad``: ``VMAP_RULES``) runs by that rule."""
+    rule = VMAP_RULES.get(f) if level is None else None
+    if rule is not None:
+        return rule(in_axes, out_axes, args)
+    flat, axes, size = batch_inputs(in_axes, args)
+    new = level is None
+    if new:
+        _live.depth += 1
+        level = _live.depth
+    try:
+        wrapped = [unflatten(structure, [
+            _unmapped(leaf, level) if axis is None else Batched(to_front(leaf, axis), level)
+            for leaf, axis in zip(leaves, ax, strict=True)])
+            for (leaves, structure), ax in zip(flat, axes, strict=True)]
+        out = f(*wrapped)
+    finally:
+        if new:
+            _live.depth -= 1
+    leaves, structure = flatten(out)
+    spec = _axes_of(out_axes, out, "out_axes", len(leaves))
+    return unflatten(structure, [_unbatch(leaf, axis, level, size)
+                                 for leaf, axis in zip(leaves, spec, strict=True)])
+
+
+def batch_inputs(in_axes, args) -> tuple[list, list, int]:
+    """Each argument's leaves and structure, each leaf's batch axis (from ``in_axes``, checked
+    against the leaf) and the batch size they agree on."""
     if isinstance(in_axes, (list, tuple)):
         if len(in_axes) != len(args):
             raise ValueError(f"in_axes has {len(in_axes)} entries for {len(args)} "
@@ -464,24 +507,27 @@ def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None):
             size = n
     if size is None:
         raise ValueError("vmap needs at least one batched argument (in_axes)")
-    new = level is None
-    if new:
-        _live.depth += 1
-        level = _live.depth
-    try:
-        wrapped = [unflatten(structure, [
-            _unmapped(leaf, level) if axis is None else Batched(
-                leaf if axis == 0 else batched.moveaxis(leaf, axis, 0), level)
-            for leaf, axis in zip(leaves, ax, strict=True)])
-            for (leaves, structure), ax in zip(flat, axes, strict=True)]
-        out = f(*wrapped)
-    finally:
-        if new:
-            _live.depth -= 1
+    return flat, axes, size
+
+
+def to_front(leaf, axis: int):
+    """``leaf`` with its batch axis ``axis`` first."""
+    return leaf if axis == 0 else batched.moveaxis(leaf, axis, 0)
+
+
+def out_axes_applied(out, out_axes):
+    """``out``, whose arrays have the batch axis first, with it moved to ``out_axes``."""
     leaves, structure = flatten(out)
     spec = _axes_of(out_axes, out, "out_axes", len(leaves))
-    return unflatten(structure, [_unbatch(leaf, axis, level, size)
-                                 for leaf, axis in zip(leaves, spec, strict=True)])
+    moved = []
+    for leaf, axis in zip(leaves, spec, strict=True):
+        if not hasattr(leaf, "__array_namespace__"):
+            raise TypeError(f"vmap's function returned {type(leaf).__name__}: only arrays "
+                            f"can be batched")
+        if axis is None:
+            raise ValueError("an output with out_axes=None depends on the batch")
+        moved.append(leaf if axis == 0 else leaf.__array_namespace__().moveaxis(leaf, 0, axis))
+    return unflatten(structure, moved)
 
 
 def _unmapped(leaf, level: int):
@@ -561,6 +607,11 @@ def _whole(x, top: int, size: int):
         if x.mapped:
             return x.value
         x = x.value
+    return copies(x, size)
+
+
+def copies(x, size: int):
+    """``size`` copies of ``x`` along a new first axis (a broadcast view)."""
     ns = x.__array_namespace__() if hasattr(x, "__array_namespace__") else arrayx
     x = ns.asarray(x)
     return ns.broadcast_to(ns.expand_dims(x, axis=0), (size,) + tuple(x.shape))
