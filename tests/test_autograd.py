@@ -276,6 +276,28 @@ def test_vmap_of_matmul_matches_a_loop(shapes, which):
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-13)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_per_example_gradients_of_a_row_times_a_matrix(dtype):
+    # vmap(grad) of x @ W with W per example (a row times a matrix per example, one product)
+    # against grad one example at a time, for both operands, complex ones included.
+    rng = np.random.default_rng(9)
+
+    def draw(*shape):
+        out = rng.standard_normal(shape)
+        return out + 1j * rng.standard_normal(shape) if dtype == "complex128" else out
+    w, xs = arrayx.asarray(draw(4, 3)), arrayx.asarray(draw(5, 4))
+
+    def loss(w, x):
+        xp = ns(x)
+        y = x @ w
+        return xp.sum(xp.real(y * xp.conj(y)) + xp.real(y) * 0.5)
+    gw, gx = vmap(grad(loss, argnums=(0, 1)), in_axes=(None, 0))(w, xs)
+    for i in range(5):
+        want_w, want_x = grad(loss, argnums=(0, 1))(w, xs[i])
+        np.testing.assert_allclose(np.asarray(gw[i]), np.asarray(want_w), rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(gx[i]), np.asarray(want_x), rtol=1e-12)
+
+
 def test_vmap_of_matmul_keeps_a_per_example_scalar_an_error():
     with pytest.raises((TypeError, ValueError)):
         vmap(lambda u, v: u @ v, in_axes=(0, None))(arrayx.ones(3), arrayx.ones((3, 2)))

@@ -287,8 +287,8 @@ def _seeded(call: Traced, argnums):
 
 def _per_example_value_and_grad(f: Callable, argnums, has_aux: bool, args, nums):
     """``value_and_grad(f, argnums)`` on every example inside ``vmap``."""
-    top, full, in_axes = per_example_inputs(args, nums)
-    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, in_axes, top)
+    top, size, full, in_axes = per_example_inputs(args, nums)
+    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, in_axes, top, size)
     if has_aux:
         values = (relevel(values[0], top), relevel(values[1], top))
     else:
@@ -311,7 +311,8 @@ def _vmapped(f: Callable, argnums, has_aux: bool, only_grad: bool, in_axes, out_
         else:
             full.append(args[i])
             inner.append(None)
-    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, tuple(inner), None)
+    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, tuple(inner), None,
+                                      size)
     if only_grad:
         out = (grads, values[1]) if has_aux else grads
     else:
@@ -320,13 +321,13 @@ def _vmapped(f: Callable, argnums, has_aux: bool, only_grad: bool, in_axes, out_
 
 
 def _summed_gradients(f: Callable, argnums, has_aux: bool, full: list, nums, in_axes,
-                      level: int | None):
+                      level: int | None, size: int):
     """Per-example values and gradients (batch axis first): the gradient of the batch's sum
     (the examples' values seeded with ones) with respect to per-example inputs (``full``:
-    whole batches, inputs not batched copied to every example), the batch run by ``vmap``
-    at ``level`` (a new one for None)."""
+    whole batches of ``size`` examples, inputs not batched copied to every example), the
+    batch run by ``vmap`` at ``level`` (a new one for None)."""
     def batch(*xs):
-        out = batch_call(f, in_axes, 0, xs, level=level)
+        out = batch_call(f, in_axes, 0, xs, level=level, size=size)
         values, aux = out if has_aux else (out, None)
         if not hasattr(values, "shape"):
             _not_scalar(type(values).__name__, "arrays", " per example")

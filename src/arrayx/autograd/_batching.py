@@ -162,6 +162,10 @@ def matmul(ns, fn, size, vals, bat, kw, kbat):
     if (not bat[1] and r1 >= 1 and r2 <= 2) or (not bat[0] and r1 == 1 and r2 >= 2):
         # The batch axis is a stack axis (or, of a vector times a matrix, a row) as it is.
         return fn(x1, x2, **kw)
+    if r1 == 1 and r2 == 2 and bat[0] and hasattr(ns, "vecmat"):
+        # A row times a matrix per example (``x @ W`` with per-example weights): one
+        # product, without an axis added and removed around it.
+        return ns.vecmat(x1, x2)
     if r1 == 1:
         x1 = ns.expand_dims(x1, axis=-2)
     if r2 == 1:

@@ -472,6 +472,23 @@ def _index_update_value(ans, x, key, value):
     return lambda g: g[key]
 
 
+def _vecmat(x1, x2):
+    """``x1 @ x2`` for a stack of rows ``x1`` (..., k) and of matrices ``x2`` (..., k, n):
+    one row times one matrix per stack entry, (..., n)."""
+    return ax.matmul(ax.expand_dims(x1, axis=-2), x2)[..., 0, :]
+
+
+def _vecmat_row(ans, x1, x2):
+    return lambda g: xp.matmul(_cj(x2), xp.expand_dims(g, axis=-1))[..., 0]
+
+
+def _vecmat_matrix(ans, x1, x2):
+    return lambda g: xp.expand_dims(_cj(x1), axis=-1) * xp.expand_dims(g, axis=-2)
+
+
+# The primitives of arrayx.autograd's own (the traced namespace's ``IMPLEMENTATIONS``): an
+# update as a new array, a scatter-add, an update through a view, and the row-times-matrix
+# product per example that ``vmap`` uses for ``x @ W`` with both batched.
 UPDATES = {
     "index_update": ((lambda ans, x, key, value: lambda g: index_update(g, key, 0.0)),
                      None, _index_update_value),
@@ -483,6 +500,7 @@ UPDATES = {
         lambda shape, flat: lambda g: xp.reshape(
             index_update(xp.reshape(g, (-1,)), flat, 0.0), shape),
         lambda shape, flat: lambda g: xp.reshape(xp.take(xp.reshape(g, (-1,)), flat), shape)),
+    "vecmat": (_vecmat_row, _vecmat_matrix),
 }
 
 
@@ -496,4 +514,5 @@ def scatter_add(g, positions, shape):
     return xp.scatter_add(g, positions, shape)
 
 
-IMPLEMENTATIONS = {"index_update": _index_update, "scatter_add": _scatter_add}
+IMPLEMENTATIONS = {"index_update": _index_update, "scatter_add": _scatter_add,
+                   "vecmat": _vecmat}

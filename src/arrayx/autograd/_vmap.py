@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import arrayx
 from arrayx.autograd import _batching
-from arrayx.autograd._pytree import flatten, rebuild, unflatten
+from arrayx.autograd._pytree import LEAF, flatten, rebuild, unflatten
 from arrayx.autograd._tracer import (
     BINARY_OPERATORS,
     COMPARISONS,
@@ -449,24 +449,34 @@ def vmap(f: Callable, in_axes=0, out_axes=0) -> Callable:
     return run
 
 
-def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None):
+def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None,
+               size: int | None = None):
     """``vmap(f, in_axes, out_axes)(*args)``; at ``level``, when given, the level of a live
     ``vmap`` whose batched arrays are all lowered into ``args`` (``grad`` inside ``vmap``
-    goes on at its level: no deeper one to dispatch through). A function with a rule of its
-    own for ``vmap`` (``grad``: ``VMAP_RULES``) runs by that rule."""
+    goes on at its level: no deeper one to dispatch through). With ``size``, the caller
+    made the batches: ``in_axes`` holds 0 or None for each argument, and the batch size is
+    ``size`` (nothing to check). A function with a rule of its own for ``vmap`` (``grad``:
+    ``VMAP_RULES``) runs by that rule."""
     rule = VMAP_RULES.get(f) if level is None else None
     if rule is not None:
         return rule(in_axes, out_axes, args)
-    flat, axes, size = batch_inputs(in_axes, args)
+    if size is None:
+        flat, axes, size = batch_inputs(in_axes, args)
+    else:
+        flat = [flatten(a) for a in args]
+        axes = [[axis] * len(leaves) for axis, (leaves, _) in zip(in_axes, flat, strict=True)]
     new = level is None
     if new:
         _live.depth += 1
         level = _live.depth
     try:
-        wrapped = [unflatten(structure, [
-            _unmapped(leaf, level) if axis is None else Batched(to_front(leaf, axis), level)
-            for leaf, axis in zip(leaves, ax, strict=True)])
-            for (leaves, structure), ax in zip(flat, axes, strict=True)]
+        wrapped = []
+        for (leaves, structure), ax in zip(flat, axes, strict=True):
+            if structure is LEAF:
+                wrapped.append(_entering(leaves[0], ax[0], level))
+            else:
+                wrapped.append(unflatten(structure, [
+                    _entering(leaf, axis, level) for leaf, axis in zip(leaves, ax, strict=True)]))
         out = f(*wrapped)
     finally:
         if new:
@@ -487,21 +497,25 @@ def batch_inputs(in_axes, args) -> tuple[list, list, int]:
         specs = list(in_axes)
     else:
         specs = [in_axes] * len(args)
-    flat = [flatten(a) for a in args]
-    axes = [_axes_of(s, a, "in_axes", len(f[0]))
-            for s, a, f in zip(specs, args, flat, strict=True)]
+    flat, axes = [], []
     size = None
-    for (leaves, _), ax in zip(flat, axes, strict=True):
+    for spec, a in zip(specs, args, strict=True):
+        leaves, structure = flatten(a)
+        ax = ([spec] * len(leaves) if spec is None or type(spec) is int
+              else _axes_of(spec, a, "in_axes", len(leaves)))
+        flat.append((leaves, structure))
+        axes.append(ax)
         for leaf, axis in zip(leaves, ax, strict=True):
             if axis is None:
                 continue
             if not hasattr(leaf, "__array_namespace__"):
                 raise TypeError(f"a batched argument must be an array, got "
                                 f"{type(leaf).__name__}")
-            if not -len(leaf.shape) <= axis < len(leaf.shape):
+            shape = leaf.shape
+            if not -len(shape) <= axis < len(shape):
                 raise ValueError(f"in_axes {axis} is out of range for an argument of "
-                                 f"{len(leaf.shape)} dimensions")
-            n = leaf.shape[axis]
+                                 f"{len(shape)} dimensions")
+            n = shape[axis]
             if size is not None and n != size:
                 raise ValueError(f"vmap got batch sizes {size} and {n}")
             size = n
@@ -518,7 +532,8 @@ def to_front(leaf, axis: int):
 def out_axes_applied(out, out_axes):
     """``out``, whose arrays have the batch axis first, with it moved to ``out_axes``."""
     leaves, structure = flatten(out)
-    spec = _axes_of(out_axes, out, "out_axes", len(leaves))
+    spec = ([out_axes] * len(leaves) if out_axes is None or type(out_axes) is int
+            else _axes_of(out_axes, out, "out_axes", len(leaves)))
     moved = []
     for leaf, axis in zip(leaves, spec, strict=True):
         if not hasattr(leaf, "__array_namespace__"):
@@ -530,8 +545,11 @@ def out_axes_applied(out, out_axes):
     return unflatten(structure, moved)
 
 
-def _unmapped(leaf, level: int):
-    """An unbatched argument as an array of the batched namespace (arrays only)."""
+def _entering(leaf, axis, level: int):
+    """An argument's leaf inside ``vmap``: batched along ``axis``, or (None) the same for
+    every example, as an array of the batched namespace (arrays only)."""
+    if axis is not None:
+        return Batched(to_front(leaf, axis), level)
     return Batched(leaf, level, False) if hasattr(leaf, "__array_namespace__") else leaf
 
 
@@ -576,10 +594,10 @@ def batch_level(args) -> int:
     return top
 
 
-def per_example_inputs(args, nums) -> tuple[int, list, tuple]:
-    """For ``grad`` inside ``vmap``: the innermost level among ``args``, the arguments as
-    whole batches (batch axis first: the batched ones, and per-example copies of those in
-    ``nums``, to be differentiated), and the ``in_axes`` that map them."""
+def per_example_inputs(args, nums) -> tuple[int, int, list, tuple]:
+    """For ``grad`` inside ``vmap``: the innermost level among ``args``, the batch size, the
+    arguments as whole batches (batch axis first: the batched ones, and per-example copies
+    of those in ``nums``, to be differentiated), and the ``in_axes`` that map them."""
     flat = [flatten(a) for a in args]
     top = max((x.level for leaves, _ in flat for x in leaves if type(x) is Batched),
               default=0)
@@ -598,7 +616,7 @@ def per_example_inputs(args, nums) -> tuple[int, list, tuple]:
             full.append(unflatten(structure, [
                 x.value if type(x) is Batched and x.level == top else x for x in leaves]))
             in_axes.append(None)
-    return top, full, tuple(in_axes)
+    return top, size, full, tuple(in_axes)
 
 
 def _whole(x, top: int, size: int):
@@ -612,8 +630,11 @@ def _whole(x, top: int, size: int):
 
 def copies(x, size: int):
     """``size`` copies of ``x`` along a new first axis (a broadcast view)."""
-    ns = x.__array_namespace__() if hasattr(x, "__array_namespace__") else arrayx
-    x = ns.asarray(x)
+    if hasattr(x, "__array_namespace__"):
+        ns = x.__array_namespace__()
+    else:
+        ns = arrayx
+        x = arrayx.asarray(x)
     return ns.broadcast_to(ns.expand_dims(x, axis=0), (size,) + tuple(x.shape))
 
 
