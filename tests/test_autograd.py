@@ -73,6 +73,28 @@ def test_grad_matches_central_differences(values):
                                rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize(("scalar", "power"), [(2.0, 2), (-0.5, 1), (3, 2.0), (1.5 - 2j, 2)])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_python_scalar_operands_take_the_array_rules(scalar, power, dtype):
+    # Divisions by and powers with a Python scalar have shortcuts of their own (no mask, no
+    # pow for the exponents 1 and 2); their gradients are those of the same scalars as 0-d
+    # arrays (the general rules, checked against PyTorch).
+    if isinstance(scalar, complex) and dtype == "float64":
+        pytest.skip("a complex scalar makes a real array complex")
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(5) + (1j * rng.standard_normal(5) if dtype == "complex128" else 0)
+    w = arrayx.asarray(rng.standard_normal(5))
+
+    def loss(x, c, p):
+        xp = ns(x)
+        y = x / c + x ** p
+        return xp.sum(xp.real(y * xp.conj(y + x)) * w)
+    got = grad(loss)(arrayx.asarray(x), scalar, power)
+    want = grad(loss)(arrayx.asarray(x), arrayx.asarray(scalar, dtype=dtype),
+                      arrayx.asarray(power, dtype=dtype))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-13)
+
+
 def test_value_and_grad_argnums_and_aux():
     def f(a, b, c):
         xp = ns(b)

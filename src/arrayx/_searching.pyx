@@ -1,13 +1,13 @@
 """Searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted, where."""
 from libc.stdint cimport int64_t
 
-from arrayx._array cimport Array, code_of, contiguous_copy, new_array, wrap
+from arrayx._array cimport Array, code_of, contiguous_copy, new_array, scalar_array, wrap
 from arrayx._core.layout cimport contiguous, normalize_axis
 from arrayx._engine cimport arg_extreme, nonzero as engine_nonzero
 from arrayx._engine cimport searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where
 from arrayx._kernels.dtype_codes cimport (
-    DT_BOOL, DT_COMPLEX64, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
+    DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
 )
 
 from arrayx._manipulation import expand_dims, moveaxis, reshape
@@ -69,6 +69,11 @@ def where(condition, x1=None, x2=None, /) -> object:
     if x1 is None or x2 is None:
         raise TypeError("where takes a condition and two values, where(condition, x1, x2), or "
                         "the condition alone (as nonzero); got one value")
+    # The common call first: a Python float beside a floating-point array takes its dtype.
+    if type(x1) is float and isinstance(x2, Array) and (<Array>x2)._code >= DT_FLOAT32:
+        x1 = scalar_array(x1, (<Array>x2)._code, (<Array>x2)._storage.device)
+    elif type(x2) is float and isinstance(x1, Array) and (<Array>x1)._code >= DT_FLOAT32:
+        x2 = scalar_array(x2, (<Array>x1)._code, (<Array>x1)._storage.device)
     x1 = _typed(x1, "where's x1", c)
     x2 = _typed(x2, "where's x2", c)
     if not isinstance(x1, Array) and not isinstance(x2, Array):

@@ -114,6 +114,13 @@ def _pow_base(ans, x1, x2):
     return lambda g: _masked(g, x2 * x1 ** (x2 - 1))
 
 
+def _divide_numerator(ans, x1, x2):
+    if isinstance(x2, (int, float, complex)) and x2 != 0:
+        scale = _cj(1 / x2)
+        return lambda g: g * scale
+    return lambda g: _masked(g, 1 / x2)
+
+
 def _pow_exponent(ans, x1, x2):
     def vjp(g):
         d = _mul(g, xp.log(xp.where(x1 == 0, 1.0, x1)) * ans)
@@ -159,7 +166,7 @@ ELEMENTWISE = {
         xp.signbit(x1) == xp.signbit(ans), g, -g), None),
     "cos": _unary(lambda x: -xp.sin(x)),
     "cosh": _unary(lambda x: xp.sinh(x)),
-    "divide": (lambda ans, x1, x2: lambda g: _masked(g, 1 / x2),
+    "divide": (_divide_numerator,
                lambda ans, x1, x2: lambda g: _masked(g, -ans / x2)),
     "exp": _unary(lambda a: a, of="ans"),
     "expm1": _unary(lambda a: a + 1, of="ans"),
