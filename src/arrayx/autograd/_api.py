@@ -303,7 +303,7 @@ def _vmapped(f: Callable, argnums, has_aux: bool, only_grad: bool, in_axes, out_
     flat, axes, size = batch_inputs(in_axes, args)
     full, inner = [], []
     for i, ((leaves, structure), ax) in enumerate(zip(flat, axes, strict=True)):
-        if i in nums or any(a is not None for a in ax):
+        if i in nums or ax.count(None) != len(ax):
             full.append(unflatten(structure, [
                 copies(x, size) if a is None else to_front(x, a)
                 for x, a in zip(leaves, ax, strict=True)]))

@@ -261,11 +261,27 @@ def _one_level(args):
     return level, vals, flags
 
 
+_SCALARS = frozenset({bool, int, float, complex})
+
+
 def _elementwise(base: Callable, general: Callable) -> Callable:
     """The fast path of an elementwise function: the common call (``_one_level``) without
-    keywords, its examples' axes aligned by reshaping, then one call; anything else goes to
-    ``general``."""
+    keywords, its examples' axes aligned by reshaping, then one call (one batched array
+    alone or beside a Python scalar, without the scan); anything else goes to ``general``."""
     def op(*args, **kw):
+        if not kw:
+            # One batched array, alone or beside a Python scalar: nothing to align.
+            a = args[0] if args else None
+            if type(a) is Batched and (len(args) == 1 or (
+                    len(args) == 2 and type(args[1]) in _SCALARS)):
+                if type(a.value) is not Batched:
+                    _check_live(a.level)
+                    return Batched(base(a.value, *args[1:]), a.level, a.mapped)
+            elif len(args) == 2 and type(args[1]) is Batched and type(a) in _SCALARS:
+                b = args[1]
+                if type(b.value) is not Batched:
+                    _check_live(b.level)
+                    return Batched(base(a, b.value), b.level, b.mapped)
         scan = None if kw else _one_level(args)
         if scan is None:
             return general(*args, **kw)
@@ -460,27 +476,32 @@ def batch_call(f: Callable, in_axes, out_axes, args, level: int | None = None,
     rule = VMAP_RULES.get(f) if level is None else None
     if rule is not None:
         return rule(in_axes, out_axes, args)
-    if size is None:
+    checked = size is None
+    if checked:
         flat, axes, size = batch_inputs(in_axes, args)
-    else:
-        flat = [flatten(a) for a in args]
-        axes = [[axis] * len(leaves) for axis, (leaves, _) in zip(in_axes, flat, strict=True)]
     new = level is None
     if new:
         _live.depth += 1
         level = _live.depth
     try:
-        wrapped = []
-        for (leaves, structure), ax in zip(flat, axes, strict=True):
-            if structure is LEAF:
-                wrapped.append(_entering(leaves[0], ax[0], level))
-            else:
-                wrapped.append(unflatten(structure, [
-                    _entering(leaf, axis, level) for leaf, axis in zip(leaves, ax, strict=True)]))
+        if not checked:
+            wrapped = [_entering_tree(a, axis, level)
+                       for a, axis in zip(args, in_axes, strict=True)]
+        else:
+            wrapped = []
+            for (leaves, structure), ax in zip(flat, axes, strict=True):
+                if structure is LEAF:
+                    wrapped.append(_entering(leaves[0], ax[0], level))
+                else:
+                    wrapped.append(unflatten(structure, [
+                        _entering(leaf, axis, level)
+                        for leaf, axis in zip(leaves, ax, strict=True)]))
         out = f(*wrapped)
     finally:
         if new:
             _live.depth -= 1
+    if type(out) is Batched and (out_axes is None or type(out_axes) is int):
+        return _unbatch(out, out_axes, level, size)
     leaves, structure = flatten(out)
     spec = _axes_of(out_axes, out, "out_axes", len(leaves))
     return unflatten(structure, [_unbatch(leaf, axis, level, size)
@@ -543,6 +564,14 @@ def out_axes_applied(out, out_axes):
             raise ValueError("an output with out_axes=None depends on the batch")
         moved.append(leaf if axis == 0 else leaf.__array_namespace__().moveaxis(leaf, 0, axis))
     return unflatten(structure, moved)
+
+
+def _entering_tree(tree, axis, level: int):
+    """``_entering`` for every leaf of ``tree``, all batched along ``axis`` (or None)."""
+    if tree is None or isinstance(tree, (dict, list, tuple)):
+        leaves, structure = flatten(tree)
+        return unflatten(structure, [_entering(leaf, axis, level) for leaf in leaves])
+    return _entering(tree, axis, level)
 
 
 def _entering(leaf, axis, level: int):
