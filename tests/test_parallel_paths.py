@@ -27,6 +27,9 @@ C64 = (RNG.standard_normal((1031, 1029)) + 1j * RNG.standard_normal((1031, 1029)
     np.complex64)
 WIDE = RNG.standard_normal((17, 70001))  # rows longer than a block: column blocks
 CUBE = RNG.standard_normal((97, 101, 103))
+# Per-example outer products: blocks of 19 x 63 elements, taken several to a unit.
+COLS = RNG.standard_normal((467, 19, 1))
+ROWS = RNG.standard_normal((467, 1, 63))
 
 Case = Callable[[object, dict], object]
 
@@ -46,6 +49,7 @@ CASES: dict[str, Case] = {
     "complex64 + complex128 (buffered)": lambda m, a: a["C64"] + 1j * a["F64"],
     "column blocks": lambda m, a: a["WIDE"] * a["WIDE"] + 1.0,
     "permuted 3-d": lambda m, a: m.permute_dims(a["CUBE"], (2, 0, 1)) * 3.0,
+    "small blocks, many to a unit": lambda m, a: a["COLS"] * a["ROWS"] - a["COLS"],
     "negative strides": lambda m, a: m.flip(a["F64"]) - a["F64"],
     "astype of a transposed view": lambda m, a: m.astype(a["F64"].mT, m.float32),
     "copy into a strided view": lambda m, a: _assign(m.zeros((1031, 2058))[:, ::2], a["F64"]),
@@ -56,7 +60,7 @@ CASES: dict[str, Case] = {
 
 def _arrays(lib: object) -> dict[str, object]:
     src = {"F64": F64, "F32": F32, "I32": I32, "U8": U8, "C64": C64, "WIDE": WIDE,
-           "CUBE": CUBE}
+           "CUBE": CUBE, "COLS": COLS, "ROWS": ROWS}
     return src if lib is np else {k: xp.asarray(v) for k, v in src.items()}
 
 

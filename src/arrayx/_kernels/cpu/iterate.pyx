@@ -275,13 +275,17 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
                      rows_per, cols_per, tiled, casts)
         return
     # Units of about BLOCK elements, taken one at a time: a thread that gets no core for a
-    # while leaves the rest to the others.
+    # while leaves the rest to the others. Blocks smaller than that (the last two axes hold
+    # fewer elements than a block: an outer product per example) are taken several at a
+    # time, as many as make a unit.
     cdef RunJob job
     job.fn, job.nop, job.ndim, job.shape, job.base = fn, nop, ndim, shape, base
     job.strides, job.itemsize, job.casts, job.tiled = strides, itemsize, casts, tiled
     job.row_blocks, job.col_blocks, job.rows_per, job.cols_per = (row_blocks, col_blocks,
                                                                    rows_per, cols_per)
-    pool_parallel_for(units, threads, run_job_unit, &job)
+    job.units = units
+    job.group = max(1, BLOCK // (min(rows_per, n0) * min(cols_per, n1)))
+    pool_parallel_for((units + job.group - 1) // job.group, threads, run_job_unit, &job)
 
 
 cdef struct RunJob:
@@ -293,13 +297,15 @@ cdef struct RunJob:
     const int* itemsize
     const loop2d_fn* casts
     bint tiled
-    int64_t row_blocks, col_blocks, rows_per, cols_per
+    int64_t row_blocks, col_blocks, rows_per, cols_per, units, group
 
 
-cdef void run_job_unit(void* ctx, int64_t u) noexcept nogil:
+cdef void run_job_unit(void* ctx, int64_t g) noexcept nogil:
     cdef RunJob* j = <RunJob*>ctx
-    run_unit(j.fn, j.nop, j.ndim, j.shape, j.base, j.strides, j.itemsize, u, j.row_blocks,
-             j.col_blocks, j.rows_per, j.cols_per, j.tiled, j.casts)
+    cdef int64_t u
+    for u in range(g * j.group, min((g + 1) * j.group, j.units)):
+        run_unit(j.fn, j.nop, j.ndim, j.shape, j.base, j.strides, j.itemsize, u,
+                 j.row_blocks, j.col_blocks, j.rows_per, j.cols_per, j.tiled, j.casts)
 
 
 cdef void parallel_for(int64_t units, unit_fn fn, void* ctx) noexcept nogil:
