@@ -526,6 +526,8 @@ def batch_inputs(in_axes, args) -> tuple[list, list, int]:
               else _axes_of(spec, a, "in_axes", len(leaves)))
         flat.append((leaves, structure))
         axes.append(ax)
+        if spec is None:
+            continue
         for leaf, axis in zip(leaves, ax, strict=True):
             if axis is None:
                 continue
