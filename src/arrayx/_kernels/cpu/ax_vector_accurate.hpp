@@ -129,8 +129,8 @@ inline ax_mvd tanh_accurate(ax_mvd x) {
 
 // log x by fdlibm's method (e_log.c): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1
 // (exact), log m = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f), and k ln2 in two parts
-// (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative, subnormal and
-// non-finite lanes go to the C library.
+// (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative and non-finite
+// lanes take the C library's values in the vector; subnormal lanes go to the C library.
 inline ax_mvd log_accurate(ax_mvd x) {
     const ax_mvi outside = ~((ax_mvi)(x >= 0x1p-1022) & (ax_mvi)(x <= 0x1.fffffffffffffp1023));
     const ax_mvi shift = (ax_mvi)(ax_mvd{} + 0x1.8p52);
@@ -150,8 +150,20 @@ inline ax_mvd log_accurate(ax_mvd x) {
     const ax_mvd r = k * 6.93147180369123816490e-01
                    - ((hfsq - fma_v(s, hfsq + (t1 + t2), k * 1.90821492927058770002e-10)) - f);
     if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) { return std::log(v); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+        // In the vector, as the C library computes them: log(+-0) = -inf, log(+inf) = +inf,
+        // and (x - x) / (x - x) for a negative x or a NaN (the invalid NaN, or the NaN
+        // itself): negative data gives NaN at full speed. Subnormal lanes alone go to the C
+        // library.
+        const ax_mvd zero = ax_mvd{};
+        const ax_mvd special = x == zero ? zero - __builtin_inf()
+                             : x == zero + __builtin_inf() ? x : (x - x) / (x - x);
+        ax_mvd out = (ax_mvd)(((ax_mvi)special & outside) | ((ax_mvi)r & ~outside));
+        const ax_mvi subnormal = outside & (ax_mvi)(x > zero) & (ax_mvi)(x < 0x1p-1022);
+        if (any_lane(subnormal)) {
+            const ax_mvd c = scalar_lanes(x, [](double v) { return std::log(v); });
+            out = (ax_mvd)(((ax_mvi)c & subnormal) | ((ax_mvi)out & ~subnormal));
+        }
+        return out;
     }
     return r;
 }
