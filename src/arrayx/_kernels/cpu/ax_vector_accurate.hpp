@@ -98,9 +98,21 @@ inline ax_mvd exp_accurate(ax_mvd x) {
     const ax_mvd h = 1.0 + e.t;
     const ax_mvd r = (h + (((1.0 - h) + e.t) + e.p)) * e.scale;
     if (any_lane(outside)) {
-        // Overflow, subnormal and zero results, infinities and NaN: by the C library.
-        const ax_mvd s = scalar_lanes(x, [](double v) { return std::exp(v); });
-        return (ax_mvd)(((ax_mvi)s & outside) | ((ax_mvi)r & ~outside));
+        // In the vector, as the C library computes them: 0 where e^x rounds to 0 (x below
+        // -1075 ln2, -inf included), +inf where it overflows (x above ln(DBL_MAX), +inf
+        // included), 1 + x for a NaN; so masked softmax inputs (-inf) keep full speed.
+        // Subnormal results and those near the overflow go to the C library.
+        const ax_mvd zero = ax_mvd{};
+        const ax_mvi low = (ax_mvi)(x < -745.2), high = (ax_mvi)(x > 709.79);
+        const ax_mvd special = x < -745.2 ? zero : x > 709.79 ? zero + __builtin_inf() : 1.0 + x;
+        const ax_mvi handled = outside & (low | high | (ax_mvi)(x != x));
+        ax_mvd out = (ax_mvd)(((ax_mvi)special & handled) | ((ax_mvi)r & ~handled));
+        const ax_mvi rest = outside & ~handled;
+        if (any_lane(rest)) {
+            const ax_mvd s = scalar_lanes(x, [](double v) { return std::exp(v); });
+            out = (ax_mvd)(((ax_mvi)s & rest) | ((ax_mvi)out & ~rest));
+        }
+        return out;
     }
     return r;
 }
