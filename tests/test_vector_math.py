@@ -105,7 +105,9 @@ def test_tiny_inputs_exact_values(dtype: type) -> None:
 
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e-310, -1e-310,
-           1e308, -1e308, 88.8, 710.0, -746.0, np.pi / 2, np.pi]
+           1e308, -1e308, 88.8, 710.0, -746.0, np.pi / 2, np.pi,
+           # exp's thresholds of 0 and of overflow, each side.
+           -745.2, -745.14, -745.13, 709.78, 709.79]
 
 
 @DTYPES
