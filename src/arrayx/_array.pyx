@@ -1778,6 +1778,14 @@ def apply_binary(str name, x1, x2) -> Array:
     return binary_op(BINARY_ID[name], x1, x2, False)
 
 
+def apply_binary_into(str name, Array out, Array x2) -> Array:
+    """``out = name(out, x2)`` in place, ``out`` a fresh array of a composition (its dtype
+    the result's), ``x2`` of no memory of ``out``'s."""
+    binary_into(BINARY_ID[name], out._storage, out._layout, out._code, x2._storage, x2._layout,
+                x2._code, False)
+    return out
+
+
 _INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
               ((c, np.iinfo(DTYPES[c])) for c in range(1, 9))}
 

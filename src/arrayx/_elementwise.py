@@ -7,7 +7,7 @@ scalar. Broadcasting and type promotion follow the standard.
 
 from __future__ import annotations
 
-from arrayx._array import Array, apply_binary, apply_unary, clip_bound
+from arrayx._array import Array, apply_binary, apply_binary_into, apply_unary, clip_bound
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -2010,9 +2010,15 @@ def clip(
     >>> xp.clip(xp.asarray([1.0, xp.nan, 3.0]), max=2.0)
     Array([ 1., nan,  2.], dtype=float64)
     """
-    out = apply_unary("positive", x)
-    if min is not None:
-        out = apply_binary("maximum", out, clip_bound(min, out, "clip"))
-    if max is not None:
-        out = apply_binary("minimum", out, clip_bound(max, out, "clip"))
-    return out
+    if min is None and max is None:
+        return apply_unary("positive", x)
+    if min is None:
+        return apply_binary("minimum", x, clip_bound(max, x, "clip"))
+    out = apply_binary("maximum", x, clip_bound(min, x, "clip"))
+    if max is None:
+        return out
+    hi = clip_bound(max, out, "clip")
+    if hi.ndim and hi.shape != out.shape:
+        # A bound that may widen the result: a new array of the broadcast shape.
+        return apply_binary("minimum", out, hi)
+    return apply_binary_into("minimum", out, hi)

@@ -2,8 +2,8 @@
 
 Memory arrayx allocates is 64-byte aligned; buffers of 4 MiB and more are advised to use huge
 pages, as NumPy does (first touch of a fresh buffer otherwise costs as much as the work done on
-it), and a few of them are kept for reuse when freed (``CACHE_SLOTS`` buffers, ``CACHE_BYTES``
-in all): the operating system zeroes every page of fresh memory at its first touch, which costs
+it), and a few buffers of 128 KiB and more are kept for reuse when freed (``CACHE_SLOTS``
+buffers, ``CACHE_BYTES`` in all): the operating system zeroes every page of fresh memory at its first touch, which costs
 about as much as a pass of ``exp`` over it, and ``y = exp(x)`` in a loop would pay it on every
 call. A zero-filled buffer of 4 MiB or more is a fresh mapping of its own (``mmap``): its pages
 are zero until written and none is touched before then, where ``calloc`` from the heap (which
@@ -58,11 +58,17 @@ cdef extern from *:
 cdef enum:
     ALIGN = 64
     HUGEPAGE_MIN = 1 << 22
+    CACHE_MIN = 1 << 17
     PAGE = 4096
-    CACHE_SLOTS = 4
+    CACHE_SLOTS = 8
 
-# Freed buffers of HUGEPAGE_MIN bytes or more wait here for a request they fit (with at most a
+# Freed buffers of CACHE_MIN bytes or more wait here for a request they fit (with at most a
 # quarter to spare), up to CACHE_SLOTS buffers and CACHE_BYTES bytes; the GIL guards them.
+# From CACHE_MIN (glibc's default threshold for serving a request by its own mapping) the C
+# allocator would hand such a buffer back to the system when it is freed (unmapping it, or
+# trimming the heap's top) and take fresh zeroed pages for the next: a chain of temporaries
+# (clip of 10^5 float64: a copy, a maximum and a minimum) paid a page fault per page each
+# time, 30x the work.
 cdef size_t CACHE_BYTES = 1 << 28
 cdef void* cache_raw[CACHE_SLOTS]
 cdef size_t cache_capacity[CACHE_SLOTS]
@@ -94,7 +100,7 @@ cdef bint cache_put(void* raw, size_t capacity) noexcept:
     """Keep a freed buffer for reuse, making room by freeing the buffers kept longest; False
     when it is too small or too large to keep (the caller frees it)."""
     global cache_count, cache_total
-    if capacity < HUGEPAGE_MIN or capacity > CACHE_BYTES:
+    if capacity < CACHE_MIN or capacity > CACHE_BYTES:
         return False
     # The newest buffer is the likeliest to be asked for again (a loop frees and requests the
     # same sizes): without eviction, buffers of sizes no longer in use would hold the slots
@@ -164,7 +170,7 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     cdef size_t offset
     if zero and nbytes >= HUGEPAGE_MIN:
         return _mapped_zeros(s, <size_t>nbytes, device)
-    raw = NULL if zero or n < HUGEPAGE_MIN else cache_take(&n)
+    raw = NULL if zero or n < CACHE_MIN else cache_take(&n)
     cdef bint fresh = raw == NULL
     if fresh and n < HUGEPAGE_MIN:
         # A small request is served from the allocator's free lists at once: releasing the
