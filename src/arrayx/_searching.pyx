@@ -263,7 +263,7 @@ def nonzero(x, /) -> tuple:
     cdef Array a = <Array>x
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
-    cdef Array mask = contiguous_copy(a != 0, DT_BOOL)
+    cdef Array mask = a if a._code == DT_BOOL and a._layout.c_contiguous else a != 0
     cdef int64_t count = int(_sum(mask, dtype=_dtypes.int64))
     cdef int64_t size[1]
     size[0] = count
