@@ -226,7 +226,8 @@ def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
     """
     if not isinstance(x, Array):
         raise TypeError(f"count_nonzero expects an arrayx array, got {type(x).__name__}")
-    return _sum(x != 0, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
+    return _sum(x if (<Array>x)._code == DT_BOOL else x != 0, axis=axis, dtype=_dtypes.int64,
+                keepdims=keepdims)
 
 
 def nonzero(x, /) -> tuple:
