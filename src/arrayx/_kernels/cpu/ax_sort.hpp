@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
+#include <vector>
 #include "../ax_math.hpp"
 #include "ax_radix.hpp"
 
@@ -199,16 +201,46 @@ int64_t run_starts(const char* sorted_, int64_t n, int64_t* starts) {
 }
 
 // out[k] = whether values[k] equals an element of the ascending array `sorted` (xor invert).
+// Integers whose table spans a range not much larger than the data look up a byte per value
+// of the range (NumPy's "table" method); the rest search the table without a branch on the
+// data (each step picks its half by a conditional move), as a data-dependent branch in a
+// binary search mispredicts every other step.
 template <class T>
 void isin_values(const char* sorted_, int64_t n, const char* values_, int64_t m, bool invert,
                  char* out_) {
     bool* out = reinterpret_cast<bool*>(out_);
     const T* sorted = reinterpret_cast<const T*>(sorted_);
     const T* values = reinterpret_cast<const T*>(values_);
+    if (n == 0) {
+        for (int64_t k = 0; k < m; ++k) out[k] = invert;
+        return;
+    }
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        using U = std::make_unsigned_t<T>;
+        const U span = static_cast<U>(static_cast<U>(sorted[n - 1]) - static_cast<U>(sorted[0]));
+        if (span < static_cast<U>(4 * (n + m) + 65536)) {
+            std::vector<uint8_t> present(static_cast<size_t>(span) + 1, 0);
+            for (int64_t i = 0; i < n; ++i)
+                present[static_cast<U>(static_cast<U>(sorted[i]) - static_cast<U>(sorted[0]))] = 1;
+            for (int64_t k = 0; k < m; ++k) {
+                const U at = static_cast<U>(static_cast<U>(values[k]) - static_cast<U>(sorted[0]));
+                const bool in = values[k] >= sorted[0] && values[k] <= sorted[n - 1] && present[at];
+                out[k] = in != invert;
+            }
+            return;
+        }
+    }
     for (int64_t k = 0; k < m; ++k) {
         const T v = values[k];
-        const T* p = std::lower_bound(sorted, sorted + n, v, ascending<T>);
-        out[k] = (p != sorted + n && *p == v) != invert;
+        const T* base = sorted;
+        int64_t len = n;
+        while (len > 1) {
+            const int64_t half = len / 2;
+            base = ascending(base[half], v) ? base + half : base;
+            len -= half;
+        }
+        base += ascending(*base, v);
+        out[k] = (base != sorted + n && *base == v) != invert;
     }
 }
 
