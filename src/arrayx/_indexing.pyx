@@ -241,6 +241,15 @@ def getitem(Array a, key) -> Array:
     cdef Array mask = _leading_mask(a, key)
     if mask is not None:
         return _compress(a, mask)
+    cdef Array idx
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if (a._layout.ndim == 1 and isinstance(k, Array)
+            and DT_INT8 <= (<Array>k)._code <= DT_UINT64):
+        # One index array into a 1-D array: one checked gather pass, as take.
+        idx = <Array>k
+        if idx._layout.ndim == 1:
+            return _take_1d(a, idx)
+        return reshape(_take_1d(a, reshape(idx, (-1,))), idx.shape)
     view, positions, offs, bshape, rest, adjacent = _plan(a, key)
     cdef int64_t rshape[MAXDIM]
     cdef int64_t rstrides[MAXDIM]
