@@ -3,7 +3,7 @@ from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array, scalar_array, wrap
 from arrayx._core.layout cimport contiguous, normalize_axis
-from arrayx._engine cimport arg_extreme, nonzero as engine_nonzero
+from arrayx._engine cimport arg_extreme, count_true, nonzero as engine_nonzero
 from arrayx._engine cimport searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where
 from arrayx._kernels.dtype_codes cimport (
@@ -226,8 +226,12 @@ def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
     """
     if not isinstance(x, Array):
         raise TypeError(f"count_nonzero expects an arrayx array, got {type(x).__name__}")
-    return _sum(x if (<Array>x)._code == DT_BOOL else x != 0, axis=axis, dtype=_dtypes.int64,
-                keepdims=keepdims)
+    cdef Array mask = x if (<Array>x)._code == DT_BOOL else x != 0
+    if axis is None and not keepdims and mask._layout.c_contiguous:
+        # The whole array: one counting pass over its bytes.
+        return scalar_array(count_true(mask._storage, mask._layout), DT_INT64,
+                            mask._storage.device)
+    return _sum(mask, axis=axis, dtype=_dtypes.int64, keepdims=keepdims)
 
 
 def nonzero(x, /) -> tuple:
@@ -265,7 +269,7 @@ def nonzero(x, /) -> tuple:
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
     cdef Array mask = a if a._code == DT_BOOL and a._layout.c_contiguous else a != 0
-    cdef int64_t count = int(_sum(mask, dtype=_dtypes.int64))
+    cdef int64_t count = count_true(mask._storage, mask._layout)
     cdef int64_t size[1]
     size[0] = count
     outs = [new_array(contiguous(1, size), DT_INT64, a._storage.device) for _ in range(a.ndim)]

@@ -40,9 +40,19 @@ void move_blocks(char* base_, const int64_t* offs, int64_t nb, int rnd, const in
 // Boolean masks over the leading axes of a C-contiguous array, rows of `row_bytes` bytes:
 // how many are true, the selected rows packed together (compress), and packed rows written
 // back to the selected places (expand; `src_step` 0 repeats one row). Masks are read as bytes.
+// Counted in 64 uint16 lanes over blocks of 1024 x 64 bytes (no lane passes 1024), the lanes
+// added up after each block: the compiler keeps them in vector registers (a byte at a time
+// into an int64 sum ran at a tenth of the speed).
 inline int64_t count_true(const uint8_t* mask, int64_t n) {
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i) count += mask[i] != 0;
+    int64_t count = 0, i = 0;
+    while (i < n) {
+        const int64_t end = n - i > 1024 * 64 ? i + 1024 * 64 : n;
+        uint16_t lanes[64] = {0};
+        for (; i + 64 <= end; i += 64)
+            for (int j = 0; j < 64; ++j) lanes[j] += mask[i + j] != 0;
+        for (; i < end; ++i) count += mask[i] != 0;
+        for (int j = 0; j < 64; ++j) count += lanes[j];
+    }
     return count;
 }
 
