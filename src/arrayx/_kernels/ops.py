@@ -129,16 +129,18 @@ ARG_REDUCE = [
 
 VECTOR_MATH = {
     "acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
-    "atanh": "atanh", "cosh": "cosh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
-    "log10": "log10", "sinh": "sinh", "tan": "tan",
+    "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "tan": "tan",
     "atan2": "atan2", "hypot": "hypot", "pow": "pow",
 }
 
 # Ops with vector functions of our own (ax_vector_accurate.hpp), within one ULP: the float64
 # function of each, and the float64 function its float32 vectors are computed in.
 VECTOR_ACCURATE = {
-    "cos": ("cos_accurate", "cos_lean"), "exp": ("exp_accurate", "exp_lean"),
+    "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", "cosh_accurate"),
+    "exp": ("exp_accurate", "exp_lean"),
     "log": ("log_accurate", "log_accurate"), "sin": ("sin_accurate", "sin_lean"),
+    "sinh": ("sinh_accurate", "sinh_accurate"),
     "tanh": ("tanh_accurate", "tanh_lean"),
 }
 

@@ -139,6 +139,39 @@ inline ax_mvd tanh_accurate(ax_mvd x) {
     return x == x ? r : x;
 }
 
+// sinh x (MINUS) or cosh x from E+ = e^|x| and E- = e^-|x|, each 2^k (1 + t + p) by
+// exp_reduce: (E+ -+ E-) / 2 summed as a double-double (2^k t is exact, each sum by TwoSum,
+// the low parts and p's added last) and rounded once. Near 0, where sinh's difference cancels,
+// its leading part 2^0 t+ - 2^0 t- = 2|x| is exact and p+ - p- carries the odd terms. |x|
+// from 708 (where 2^k leaves the normal range), infinities and NaN go to the C library in long
+// double (as the scalar kernel). sinh keeps x's sign (so -0 stays -0).
+template <bool MINUS> inline ax_mvd sinhcosh_accurate(ax_mvd x) {
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    const ax_mvd a = (ax_mvd)((ax_mvi)x ^ sign);
+    const ax_mvi outside = ~(ax_mvi)(a < 708.0);
+    const ax_mvd safe = (ax_mvd)((ax_mvi)a & ~outside);
+    const exp_parts up = exp_reduce(safe), down = exp_reduce(-safe);
+    const ax_mvd other = MINUS ? -down.scale : down.scale;
+    const ax_mvd other_t = MINUS ? -(down.scale * down.t) : down.scale * down.t;
+    const ax_mvd other_p = MINUS ? -(down.scale * down.p) : down.scale * down.p;
+    ax_mvd h, l1, l2, l3;
+    two_sum(up.scale, other, h, l1);
+    two_sum(h, up.scale * up.t, h, l2);
+    two_sum(h, other_t, h, l3);
+    ax_mvd r = 0.5 * (h + (((l1 + l2) + l3) + (up.scale * up.p + other_p)));
+    if (MINUS) r = (ax_mvd)((ax_mvi)r | sign);
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) {
+            return static_cast<double>(MINUS ? std::sinh(static_cast<long double>(v))
+                                             : std::cosh(static_cast<long double>(v)));
+        });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
+inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
+
 // log x by fdlibm's method (e_log.c): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1
 // (exact), log m = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f), and k ln2 in two parts
 // (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative and non-finite
