@@ -129,8 +129,7 @@ ARG_REDUCE = [
 
 VECTOR_MATH = {
     "acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
-    "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
-    "log10": "log10", "tan": "tan",
+    "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "tan": "tan",
     "atan2": "atan2", "hypot": "hypot", "pow": "pow",
 }
 
@@ -139,7 +138,8 @@ VECTOR_MATH = {
 VECTOR_ACCURATE = {
     "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", "cosh_accurate"),
     "exp": ("exp_accurate", "exp_lean"),
-    "log": ("log_accurate", "log_accurate"), "sin": ("sin_accurate", "sin_lean"),
+    "log": ("log_accurate", "log_accurate"), "log2": ("log2_accurate", "log2_accurate"),
+    "log10": ("log10_accurate", "log10_accurate"), "sin": ("sin_accurate", "sin_lean"),
     "sinh": ("sinh_accurate", "sinh_accurate"),
     "tanh": ("tanh_accurate", "tanh_lean"),
 }

@@ -172,11 +172,33 @@ template <bool MINUS> inline ax_mvd sinhcosh_accurate(ax_mvd x) {
 inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
 inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
 
+// The lanes of a logarithm outside the normal positive range, in the vector as the C library
+// computes them: log(+-0) = -inf, log(+inf) = +inf, and (x - x) / (x - x) for a negative x or
+// a NaN (the invalid NaN, or the NaN itself), so negative data keeps full speed; subnormal
+// lanes alone go to the C library's `scalar`.
+template <class F> inline ax_mvd log_outside(ax_mvd x, ax_mvd r, ax_mvi outside, F scalar) {
+    const ax_mvd zero = ax_mvd{};
+    const ax_mvd special = x == zero ? zero - __builtin_inf()
+                         : x == zero + __builtin_inf() ? x : (x - x) / (x - x);
+    ax_mvd out = (ax_mvd)(((ax_mvi)special & outside) | ((ax_mvi)r & ~outside));
+    const ax_mvi subnormal = outside & (ax_mvi)(x > zero) & (ax_mvi)(x < 0x1p-1022);
+    if (any_lane(subnormal)) {
+        const ax_mvd c = scalar_lanes(x, scalar);
+        out = (ax_mvd)(((ax_mvi)c & subnormal) | ((ax_mvi)out & ~subnormal));
+    }
+    return out;
+}
+
 // log x by fdlibm's method (e_log.c): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1
 // (exact), log m = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f), and k ln2 in two parts
 // (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative and non-finite
 // lanes take the C library's values in the vector; subnormal lanes go to the C library.
-inline ax_mvd log_accurate(ax_mvd x) {
+// log_reduce gives its pieces: k, f, s, f^2/2 and R(s^2).
+struct log_parts {
+    ax_mvd k, f, s, hfsq, R;
+    ax_mvi outside;
+};
+inline log_parts log_reduce(ax_mvd x) {
     const ax_mvi outside = ~((ax_mvi)(x >= 0x1p-1022) & (ax_mvi)(x <= 0x1.fffffffffffffp1023));
     const ax_mvi shift = (ax_mvi)(ax_mvd{} + 0x1.8p52);
     const ax_mvi e = (ax_mvi)((ax_mvu)x - 0x3fe6a09e667f3bcd) >> 52;
@@ -191,26 +213,42 @@ inline ax_mvd log_accurate(ax_mvd x) {
                                                   ax_mvd{} + 1.818357216161805012e-01),
                                          ax_mvd{} + 2.857142874366239149e-01),
                                 ax_mvd{} + 6.666666666666735130e-01);
-    const ax_mvd hfsq = 0.5 * f * f;
-    const ax_mvd r = k * 6.93147180369123816490e-01
-                   - ((hfsq - fma_v(s, hfsq + (t1 + t2), k * 1.90821492927058770002e-10)) - f);
-    if (any_lane(outside)) {
-        // In the vector, as the C library computes them: log(+-0) = -inf, log(+inf) = +inf,
-        // and (x - x) / (x - x) for a negative x or a NaN (the invalid NaN, or the NaN
-        // itself): negative data gives NaN at full speed. Subnormal lanes alone go to the C
-        // library.
-        const ax_mvd zero = ax_mvd{};
-        const ax_mvd special = x == zero ? zero - __builtin_inf()
-                             : x == zero + __builtin_inf() ? x : (x - x) / (x - x);
-        ax_mvd out = (ax_mvd)(((ax_mvi)special & outside) | ((ax_mvi)r & ~outside));
-        const ax_mvi subnormal = outside & (ax_mvi)(x > zero) & (ax_mvi)(x < 0x1p-1022);
-        if (any_lane(subnormal)) {
-            const ax_mvd c = scalar_lanes(x, [](double v) { return std::log(v); });
-            out = (ax_mvd)(((ax_mvi)c & subnormal) | ((ax_mvi)out & ~subnormal));
-        }
-        return out;
-    }
+    return {k, f, s, 0.5 * f * f, t1 + t2, outside};
+}
+
+inline ax_mvd log_accurate(ax_mvd x) {
+    const log_parts p = log_reduce(x);
+    const ax_mvd r = p.k * 6.93147180369123816490e-01
+                   - ((p.hfsq - fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10))
+                      - p.f);
+    if (any_lane(p.outside)) return log_outside(x, r, p.outside, [](double v) { return std::log(v); });
     return r;
+}
+
+// log x times C = c_hi + c_lo (1/ln 2 for log2, 1/ln 10 for log10) within one ULP: log x as
+// a double-double H + L (k ln2_hi exact, f - f^2/2 exact by TwoSum and FMA, the series and
+// k ln2_lo in L), then the product with C as a double-double, rounded once.
+template <class F>
+inline ax_mvd log_scaled(ax_mvd x, double c_hi, double c_lo, F scalar) {
+    const log_parts p = log_reduce(x);
+    ax_mvd b, bl, h, hl;
+    two_sum(p.f, -p.hfsq, b, bl);
+    bl -= fma_v(0.5 * p.f, p.f, -p.hfsq);
+    two_sum(p.k * 6.93147180369123816490e-01, b, h, hl);
+    const ax_mvd l = hl + (bl + fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10));
+    const ax_mvd hi = h * c_hi;
+    const ax_mvd r = hi + (fma_v(h, ax_mvd{} + c_hi, -hi) + fma_v(h, ax_mvd{} + c_lo, l * c_hi));
+    if (any_lane(p.outside)) return log_outside(x, r, p.outside, scalar);
+    return r;
+}
+inline ax_mvd log2_accurate(ax_mvd x) {
+    return log_scaled(x, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56,
+                      [](double v) { return std::log2(v); });
+}
+inline ax_mvd log10_accurate(ax_mvd x) {
+    return log_scaled(x, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57, [](double v) {
+        return static_cast<double>(std::log10(static_cast<long double>(v)));
+    });
 }
 
 // sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
