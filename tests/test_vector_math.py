@@ -1,10 +1,10 @@
 """The transcendental functions within one ULP of the correctly rounded result.
 
 At the AVX2 and AVX-512 levels (``ARRAYX_CPU_LEVEL``) contiguous float32 runs are computed in
-float64 by glibc's vector math library or arrayx's own vector code, and float64 exp, log,
-log2, log10, sin, cos, sinh, cosh and tanh by arrayx's own vector code; the rest, and every
-op at the baseline, goes through the C library's scalar functions in a wider type where
-glibc's own strays. Whatever the path,
+float64 by glibc's vector math library or arrayx's own vector code, and float64 exp, expm1,
+log, log1p, log2, log10, sin, cos, sinh, cosh and tanh by arrayx's own vector code; the rest,
+and every op at the baseline, goes through the C library's scalar functions in a wider type
+where glibc's own strays. Whatever the path,
 over uniform, wide (log-uniform magnitudes up to the largest finite values), tiny, subnormal,
 near-pole and near-one inputs, each result is within one ULP of the correctly rounded one,
 measured against x86's 80-bit long double (``benchmarks/ulp.py``, which prints the table);

@@ -129,18 +129,20 @@ ARG_REDUCE = [
 
 VECTOR_MATH = {
     "acos": "acos", "acosh": "acosh", "asin": "asin", "asinh": "asinh", "atan": "atan",
-    "atanh": "atanh", "expm1": "expm1", "log1p": "log1p", "tan": "tan",
+    "atanh": "atanh", "cosh": "cosh", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "sinh": "sinh", "tan": "tan",
     "atan2": "atan2", "hypot": "hypot", "pow": "pow",
 }
 
 # Ops with vector functions of our own (ax_vector_accurate.hpp), within one ULP: the float64
-# function of each, and the float64 function its float32 vectors are computed in.
+# function of each, and the float64 function its float32 vectors are computed in (None: those
+# keep libmvec's, the op's VECTOR_MATH entry).
 VECTOR_ACCURATE = {
-    "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", "cosh_accurate"),
-    "exp": ("exp_accurate", "exp_lean"),
-    "log": ("log_accurate", "log_accurate"), "log2": ("log2_accurate", "log2_accurate"),
-    "log10": ("log10_accurate", "log10_accurate"), "sin": ("sin_accurate", "sin_lean"),
-    "sinh": ("sinh_accurate", "sinh_accurate"),
+    "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", None),
+    "exp": ("exp_accurate", "exp_lean"), "expm1": ("expm1_accurate", None),
+    "log": ("log_accurate", "log_accurate"), "log1p": ("log1p_accurate", None),
+    "log2": ("log2_accurate", None), "log10": ("log10_accurate", None),
+    "sin": ("sin_accurate", "sin_lean"), "sinh": ("sinh_accurate", None),
     "tanh": ("tanh_accurate", "tanh_lean"),
 }
 
@@ -218,10 +220,13 @@ def generate_cpu_header() -> str:
     lines.append("#ifdef AX_MVEC")
     for arity, table in ((1, UNARY), (2, BINARY)):
         for name, *_ in table:
+            accurate, lean = VECTOR_ACCURATE.get(name, (None, None))
             if name in VECTOR_MATH:
                 lines.append(f"AX_VECTOR_MATH_{arity}(op_{name}, {VECTOR_MATH[name]})")
-            elif name in VECTOR_ACCURATE:
-                lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {', '.join(VECTOR_ACCURATE[name])})")
+                if accurate:
+                    lines.append(f"AX_VECTOR_ACCURATE_FLOAT64(op_{name}, {accurate})")
+            elif accurate:
+                lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {accurate}, {lean})")
     lines.append("#endif")
     for table, kind in ((UNARY, "unary"), (BINARY, "binary")):
         lines.append(f"inline loop2d_fn {kind}_kernel(int op, int code) {{")

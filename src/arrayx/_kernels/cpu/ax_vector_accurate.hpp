@@ -169,6 +169,28 @@ template <bool MINUS> inline ax_mvd sinhcosh_accurate(ax_mvd x) {
     }
     return r;
 }
+// e^x - 1 as tanh's E: (2^k - 1) + 2^k t + 2^k p, summed as a double-double and rounded
+// once; below 2^-26 the series x + x^2/2 + x^3/6 by one FMA (correctly rounded: the next term
+// is 2^-80 of x), below 2^-54 x itself (so -0 stays -0). |x| from 708, infinities and NaN go
+// to the C library.
+inline ax_mvd expm1_accurate(ax_mvd x) {
+    const ax_mvi outside = ~((ax_mvi)(x < 708.0) & (ax_mvi)(x > -708.0));
+    const exp_parts e = exp_reduce((ax_mvd)((ax_mvi)x & ~outside));
+    ax_mvd a, al, b, bl;
+    two_sum(e.scale, ax_mvd{} - 1.0, a, al);
+    two_sum(a, e.scale * e.t, b, bl);
+    ax_mvd r = b + ((al + bl) + e.scale * e.p);
+    const ax_mvd magnitude = (ax_mvd)((ax_mvi)x & ~(ax_mvi)(-ax_mvd{}));
+    r = magnitude < 0x1p-26 ? fma_v(x, x * fma_v(x, ax_mvd{} + 0x1.5555555555555p-3,
+                                                 ax_mvd{} + 0.5), x) : r;
+    r = magnitude < 0x1p-54 ? x : r;
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) { return std::expm1(v); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+
 inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
 inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
 
@@ -241,6 +263,32 @@ inline ax_mvd log_scaled(ax_mvd x, double c_hi, double c_lo, F scalar) {
     if (any_lane(p.outside)) return log_outside(x, r, p.outside, scalar);
     return r;
 }
+// log(1 + x) as log u + (x - (u - 1)) / u for u = 1 + x rounded (the correction restores
+// what the rounding of u lost), log u a double-double; below 2^-26 the series x - x^2/2 +
+// x^3/3 by one FMA (correctly rounded, as the correction's own rounding would not be), below
+// 2^-54 x itself (so -0 stays -0). u at zero, negative, infinite or NaN takes log's special lanes (log1p(-1) = -inf,
+// NaN below -1).
+inline ax_mvd log1p_accurate(ax_mvd x) {
+    const ax_mvd u = 1.0 + x;
+    const log_parts p = log_reduce(u);
+    ax_mvd b, bl, h, hl;
+    two_sum(p.f, -p.hfsq, b, bl);
+    bl -= fma_v(0.5 * p.f, p.f, -p.hfsq);
+    two_sum(p.k * 6.93147180369123816490e-01, b, h, hl);
+    const ax_mvd l = hl + (bl + fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10));
+    const ax_mvd c = (x - (u - 1.0)) / u;
+    ax_mvd r = h + (l + c);
+    const ax_mvd magnitude = (ax_mvd)((ax_mvi)x & ~(ax_mvi)(-ax_mvd{}));
+    r = magnitude < 0x1p-26 ? fma_v(x, x * fma_v(x, ax_mvd{} + 0x1.5555555555555p-2,
+                                                 ax_mvd{} - 0.5), x) : r;
+    r = magnitude < 0x1p-54 ? x : r;
+    if (any_lane(p.outside)) {
+        const ax_mvd special = log_outside(u, r, p.outside, [](double v) { return std::log(v); });
+        return (ax_mvd)(((ax_mvi)special & p.outside) | ((ax_mvi)r & ~p.outside));
+    }
+    return r;
+}
+
 inline ax_mvd log2_accurate(ax_mvd x) {
     return log_scaled(x, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56,
                       [](double v) { return std::log2(v); });
