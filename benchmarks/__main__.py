@@ -15,6 +15,7 @@ import sys
 import arrayx as xp
 from benchmarks import (
     bench_autograd,
+    bench_calls,
     bench_dask,
     bench_elementwise,
     bench_foundation,
@@ -27,7 +28,7 @@ from benchmarks.harness import Timing, describe_environment, repeats, table
 from benchmarks.report import run_record, write_json, write_plot
 
 SUITES = {
-    "foundation": bench_foundation, "elementwise": bench_elementwise,
+    "foundation": bench_foundation, "elementwise": bench_elementwise, "calls": bench_calls,
     "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
     "dask": bench_dask, "autograd": bench_autograd,
 }
