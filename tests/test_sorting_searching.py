@@ -110,6 +110,27 @@ def test_count_nonzero_and_nonzero(a: np.ndarray, data: st.DataObject) -> None:
         np.testing.assert_array_equal(np.asarray(got), expected)
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.float64])
+@pytest.mark.parametrize("view", ["transposed", "reversed", "strided", "broadcast"])
+def test_nonzero_and_count_nonzero_of_views(dtype: type, view: str) -> None:
+    # Views in other memory orders: the masks the kernels read must be made C-contiguous
+    # (a transposed mask, or a comparison of a transposed array, is F-ordered).
+    rng = np.random.default_rng(3)
+    a = (rng.random((7, 9)) > 0.5).astype(dtype)
+    x = xp.asarray(a)
+    pick = {"transposed": lambda m: m.T if m is a else m.mT,
+            "reversed": lambda m: m[::-1, ::-1],
+            "strided": lambda m: m[::2, 1::3],
+            "broadcast": lambda m: (np.broadcast_to(m[0], (4, 9)) if m is a
+                                    else xp.broadcast_to(m[0], (4, 9)))}[view]
+    want, got = pick(a), pick(x)
+    for g, w in zip(xp.nonzero(got), np.nonzero(want), strict=True):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    assert int(xp.count_nonzero(got)) == np.count_nonzero(want)
+    np.testing.assert_array_equal(np.asarray(xp.count_nonzero(got, axis=0)),
+                                  np.count_nonzero(want, axis=0))
+
+
 @given(s=hnp.arrays(np.float64, st.integers(0, 20), elements=st.floats(-10, 10)),
        v=hnp.arrays(np.float64, st.sampled_from([(), (3,), (2, 2)]), elements=st.floats(-11, 11)),
        side=st.sampled_from(["left", "right"]), use_sorter=st.booleans())

@@ -268,7 +268,11 @@ def nonzero(x, /) -> tuple:
     cdef Array a = <Array>x
     if a._layout.ndim == 0:
         raise ValueError("nonzero of a 0-d array is not defined; use a 1-d array")
-    cdef Array mask = a if a._code == DT_BOOL and a._layout.c_contiguous else a != 0
+    # The kernel reads a C-contiguous mask; a comparison's result keeps its input's memory
+    # order (a transposed input gives an F-ordered mask).
+    cdef Array mask = a if a._code == DT_BOOL else a != 0
+    if not mask._layout.c_contiguous:
+        mask = contiguous_copy(mask, DT_BOOL)
     cdef int64_t count = count_true(mask._storage, mask._layout)
     cdef int64_t size[1]
     size[0] = count
