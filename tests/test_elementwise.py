@@ -108,8 +108,25 @@ def well_defined(name: str, *args: np.ndarray) -> bool:
             name not in ("divide", "reciprocal") or np.all(np.abs(args[-1]) > 1e-30))
     if name == "sign" and args[0].dtype.kind == "c":
         # The standard makes any NaN part give NaN; NumPy keeps an infinite part's direction.
-        return not np.isnan(args[0]).any()
+        # Where |z| overflows or is subnormal NumPy's z / |z| loses the unit modulus
+        # (test_complex_sign_keeps_unit_modulus checks arrayx there).
+        finfo = np.finfo(args[0].dtype)
+        with np.errstate(all="ignore"):
+            modulus = np.abs(args[0])
+        return not np.isnan(args[0]).any() and not np.any(
+            np.isfinite(args[0]) & ((modulus > finfo.max) | ((modulus < finfo.tiny)
+                                                             & (modulus > 0))))
     return True
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_sign_keeps_unit_modulus(dtype: type) -> None:
+    big, tiny = np.finfo(dtype).max, np.finfo(dtype).smallest_subnormal
+    z = np.array([big * (0.9 + 0.9j), big * (0.9 - 0.7j), tiny * (1 + 1j), -tiny * 3 + 0j,
+                  0.5 * big + 0j], dtype=dtype)
+    got = np.asarray(xp.sign(xp.asarray(z)))
+    want = np.exp(1j * np.angle(z.astype(np.complex128)))
+    np.testing.assert_allclose(got, want.astype(dtype), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))

@@ -129,7 +129,15 @@ template <class T> AX_HD T sign_(T a) {
         if (dstd::isinf(a.imag()))
             return T(dstd::copysign(V(0), a.real()), dstd::copysign(V(1), a.imag()));
         if (a.real() == 0 && a.imag() == 0) return T(0, 0);
-        return a / T(dstd::hypot(a.real(), a.imag()), V(0));
+        const V h = dstd::hypot(a.real(), a.imag());
+        if (!(h <= dstd::numeric_limits<V>::max()) || h < dstd::numeric_limits<V>::min()) {
+            // |z| overflows or is subnormal: divide by the larger part first, so the result
+            // keeps unit modulus (NumPy's z / |z| gives 0 or a part of 1 there).
+            const V m = dstd::fmax(dstd::fabs(a.real()), dstd::fabs(a.imag()));
+            const T s(a.real() / m, a.imag() / m);
+            return s / T(dstd::hypot(s.real(), s.imag()), V(0));
+        }
+        return a / T(h, V(0));
     } else if constexpr (dstd::is_floating_point_v<T>) {
         if (dstd::isnan(a)) return a;
         return static_cast<T>((a > 0) - (a < 0));

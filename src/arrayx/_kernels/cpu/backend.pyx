@@ -240,9 +240,11 @@ cdef void gemv(int code, char order, blas_int rows, blas_int cols, char* a, blas
 cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
                char* c) noexcept nogil:
     """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
-    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's upper triangle, which is the
-    lower one of the row-major ``c``."""
-    cdef char uplo = b"U"
+    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's lower triangle, which is the
+    upper one of the row-major ``c`` (as NumPy's row-major upper call: OpenBLAS's upper
+    kernel packed the operand through a slower transposing copy, 12.5 against 9.1 ms for the
+    Gram matrix of 20000 x 200 float64 here)."""
+    cdef char uplo = b"L"
     cdef blas_int ldc = n if n > 1 else 1
     BLAS.syrk[code - DT_FLOAT32](&uplo, &trans, &n, &k, one(code), a, &lda, &ZERO, c, &ldc)
 
@@ -287,7 +289,7 @@ cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
     elif p.how == MATMUL_GRAM:
         # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
         syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
-        mirror_kernel(code)(c, p.m, True)
+        mirror_kernel(code)(c, p.m, False)
     else:
         for u in range(p.batches):
             batch_offsets(u, p, &oa, &ob)
