@@ -70,7 +70,7 @@ cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
                     Storage labels) except -1
 cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
               Storage out) except -1
-cdef int nonzero(Storage mask, Layout l, list outs) except -1
+cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1
 cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1
 cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Storage out,
                          int64_t n) except -2

@@ -900,9 +900,9 @@ cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bin
     return 0
 
 
-cdef int nonzero(Storage mask, Layout l, list outs) except -1:
-    """The positions of the true elements of the C-contiguous bool ``l``, one int64 Storage
-    per dimension in ``outs``."""
+cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
+    """The positions of the ``count`` true elements of the C-contiguous bool ``l`` (``count``
+    as ``count_true`` gives it), one int64 Storage of ``count`` per dimension in ``outs``."""
     backend(mask)
     cdef int64_t* ptrs[MAXDIM]
     cdef int d
@@ -910,7 +910,7 @@ cdef int nonzero(Storage mask, Layout l, list outs) except -1:
         ptrs[d] = <int64_t*>(<Storage>outs[d]).data
     cdef const char* p = at(mask, l, DT_BOOL)
     with nogil:
-        cpu.nonzero_positions(p, l.ndim, l.shape_, ptrs)
+        cpu.nonzero_positions(p, l.ndim, l.shape_, count, ptrs)
     return 0
 
 

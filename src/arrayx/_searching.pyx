@@ -277,7 +277,7 @@ def nonzero(x, /) -> tuple:
     cdef int64_t size[1]
     size[0] = count
     outs = [new_array(contiguous(1, size), DT_INT64, a._storage.device) for _ in range(a.ndim)]
-    engine_nonzero(mask._storage, mask._layout, [(<Array>o)._storage for o in outs])
+    engine_nonzero(mask._storage, mask._layout, count, [(<Array>o)._storage for o in outs])
     return tuple(outs)
 
 

@@ -159,16 +159,12 @@ void searchsorted_values(const char* sorted_, int64_t n, const int64_t* sorter,
     }
 }
 
-// The positions of the non-zero bytes of a C-contiguous bool array of `shape`, one output
-// array per dimension (each exactly long enough for every non-zero element). Without a
-// branch on the data (a random mask mispredicts every other element): each position is
-// written, and the count advances by the mask; the loop ends at the last non-zero element,
-// so no write goes past the outputs.
-inline void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t** out) {
-    int64_t total = 1;
-    for (int d = 0; d < ndim; ++d) total *= shape[d];
-    int64_t count = 0;
-    for (int64_t i = 0; i < total; ++i) count += mask[i] != 0;
+// The positions of the `count` non-zero bytes of a C-contiguous bool array of `shape`, one
+// output array per dimension (each `count` long). Without a branch on the data (a random mask
+// mispredicts every other element): each position is written, and the count advances by the
+// mask; the loop ends at the last non-zero element, so no write goes past the outputs.
+inline void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t count,
+                              int64_t** out) {
     int64_t k = 0;
     if (ndim == 1) {
         int64_t* o = out[0];

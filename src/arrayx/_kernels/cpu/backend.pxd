@@ -24,7 +24,7 @@ cdef void run_labels(const int64_t* order, const int64_t* starts, int64_t groups
                      int64_t* labels) noexcept nogil
 cdef void isin(int code, const char* sorted, int64_t n, const char* values, int64_t m,
                bint invert, char* out) noexcept nogil
-cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
+cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t count,
                             int64_t** out) noexcept nogil
 
 # Gathers and scatters.

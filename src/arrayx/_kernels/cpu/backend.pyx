@@ -123,9 +123,9 @@ cdef void isin(int code, const char* sorted, int64_t n, const char* values, int6
     K.isin_kernel(code)(sorted, n, values, m, invert, out)
 
 
-cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape,
+cdef void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t count,
                             int64_t** out) noexcept nogil:
-    K.nonzero_positions(mask, ndim, shape, out)
+    K.nonzero_positions(mask, ndim, shape, count, out)
 
 
 cdef void gather(int code, const char* src, const int64_t* idx, int64_t m,

@@ -29,7 +29,8 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     ctypedef void (*searchsorted_fn)(const char* sorted, int64_t n, const int64_t* sorter,
                                      const char* values, int64_t m, bint right, int64_t* out)
     searchsorted_fn searchsorted_kernel(int code)
-    void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t** out)
+    void nonzero_positions(const char* mask, int ndim, const int64_t* shape, int64_t count,
+                           int64_t** out)
     ctypedef int64_t (*run_starts_fn)(const char* sorted, int64_t n, int64_t* starts)
     ctypedef void (*isin_fn)(const char* sorted, int64_t n, const char* values, int64_t m,
                              bint invert, char* out)
