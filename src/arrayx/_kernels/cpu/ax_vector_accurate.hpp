@@ -169,30 +169,34 @@ template <bool MINUS> inline ax_mvd sinhcosh_accurate(ax_mvd x) {
     }
     return r;
 }
+inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
+inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
+
+// x + c2 x^2 + c3 x^3 by one FMA where |x| is below 2^-26 (correctly rounded: the next term
+// is at most 2^-80 of x), x itself below 2^-54 (so -0 stays -0), r elsewhere: the tiny
+// arguments of expm1 and log1p.
+inline ax_mvd tiny_series(ax_mvd x, ax_mvd r, double c2, double c3) {
+    const ax_mvd magnitude = (ax_mvd)((ax_mvi)x & ~(ax_mvi)(-ax_mvd{}));
+    r = magnitude < 0x1p-26 ? fma_v(x, x * fma_v(x, ax_mvd{} + c3, ax_mvd{} + c2), x) : r;
+    return magnitude < 0x1p-54 ? x : r;
+}
+
 // e^x - 1 as tanh's E: (2^k - 1) + 2^k t + 2^k p, summed as a double-double and rounded
-// once; below 2^-26 the series x + x^2/2 + x^3/6 by one FMA (correctly rounded: the next term
-// is 2^-80 of x), below 2^-54 x itself (so -0 stays -0). |x| from 708, infinities and NaN go
-// to the C library.
+// once; tiny x by its series x + x^2/2 + x^3/6 (tiny_series). |x| from 708, infinities and NaN
+// go to the C library.
 inline ax_mvd expm1_accurate(ax_mvd x) {
     const ax_mvi outside = ~((ax_mvi)(x < 708.0) & (ax_mvi)(x > -708.0));
     const exp_parts e = exp_reduce((ax_mvd)((ax_mvi)x & ~outside));
     ax_mvd a, al, b, bl;
     two_sum(e.scale, ax_mvd{} - 1.0, a, al);
     two_sum(a, e.scale * e.t, b, bl);
-    ax_mvd r = b + ((al + bl) + e.scale * e.p);
-    const ax_mvd magnitude = (ax_mvd)((ax_mvi)x & ~(ax_mvi)(-ax_mvd{}));
-    r = magnitude < 0x1p-26 ? fma_v(x, x * fma_v(x, ax_mvd{} + 0x1.5555555555555p-3,
-                                                 ax_mvd{} + 0.5), x) : r;
-    r = magnitude < 0x1p-54 ? x : r;
+    const ax_mvd r = tiny_series(x, b + ((al + bl) + e.scale * e.p), 0.5, 0x1.5555555555555p-3);
     if (any_lane(outside)) {
         const ax_mvd c = scalar_lanes(x, [](double v) { return std::expm1(v); });
         return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
     }
     return r;
 }
-
-inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
-inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
 
 // The lanes of a logarithm outside the normal positive range, in the vector as the C library
 // computes them: log(+-0) = -inf, log(+inf) = +inf, and (x - x) / (x - x) for a negative x or
@@ -216,6 +220,7 @@ template <class F> inline ax_mvd log_outside(ax_mvd x, ax_mvd r, ax_mvi outside,
 // (the high one with trailing zeros, so k ln2_hi is exact). Zero, negative and non-finite
 // lanes take the C library's values in the vector; subnormal lanes go to the C library.
 // log_reduce gives its pieces: k, f, s, f^2/2 and R(s^2).
+constexpr double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
 struct log_parts {
     ax_mvd k, f, s, hfsq, R;
     ax_mvi outside;
@@ -240,52 +245,47 @@ inline log_parts log_reduce(ax_mvd x) {
 
 inline ax_mvd log_accurate(ax_mvd x) {
     const log_parts p = log_reduce(x);
-    const ax_mvd r = p.k * 6.93147180369123816490e-01
-                   - ((p.hfsq - fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10))
-                      - p.f);
-    if (any_lane(p.outside)) return log_outside(x, r, p.outside, [](double v) { return std::log(v); });
+    const ax_mvd r = p.k * LN2_HI - ((p.hfsq - fma_v(p.s, p.hfsq + p.R, p.k * LN2_LO)) - p.f);
+    if (any_lane(p.outside))
+        return log_outside(x, r, p.outside, [](double v) { return std::log(v); });
     return r;
 }
 
+// log x from its pieces as a double-double h + l: k ln2_hi exact, f - f^2/2 exact by TwoSum
+// and FMA, the series and k ln2_lo in l.
+inline void log_double(const log_parts& p, ax_mvd& h, ax_mvd& l) {
+    ax_mvd b, bl, hl;
+    two_sum(p.f, -p.hfsq, b, bl);
+    bl -= fma_v(0.5 * p.f, p.f, -p.hfsq);
+    two_sum(p.k * LN2_HI, b, h, hl);
+    l = hl + (bl + fma_v(p.s, p.hfsq + p.R, p.k * LN2_LO));
+}
+
 // log x times C = c_hi + c_lo (1/ln 2 for log2, 1/ln 10 for log10) within one ULP: log x as
-// a double-double H + L (k ln2_hi exact, f - f^2/2 exact by TwoSum and FMA, the series and
-// k ln2_lo in L), then the product with C as a double-double, rounded once.
+// a double-double, then the product with C as a double-double, rounded once.
 template <class F>
 inline ax_mvd log_scaled(ax_mvd x, double c_hi, double c_lo, F scalar) {
     const log_parts p = log_reduce(x);
-    ax_mvd b, bl, h, hl;
-    two_sum(p.f, -p.hfsq, b, bl);
-    bl -= fma_v(0.5 * p.f, p.f, -p.hfsq);
-    two_sum(p.k * 6.93147180369123816490e-01, b, h, hl);
-    const ax_mvd l = hl + (bl + fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10));
+    ax_mvd h, l;
+    log_double(p, h, l);
     const ax_mvd hi = h * c_hi;
     const ax_mvd r = hi + (fma_v(h, ax_mvd{} + c_hi, -hi) + fma_v(h, ax_mvd{} + c_lo, l * c_hi));
     if (any_lane(p.outside)) return log_outside(x, r, p.outside, scalar);
     return r;
 }
+
 // log(1 + x) as log u + (x - (u - 1)) / u for u = 1 + x rounded (the correction restores
-// what the rounding of u lost), log u a double-double; below 2^-26 the series x - x^2/2 +
-// x^3/3 by one FMA (correctly rounded, as the correction's own rounding would not be), below
-// 2^-54 x itself (so -0 stays -0). u at zero, negative, infinite or NaN takes log's special lanes (log1p(-1) = -inf,
-// NaN below -1).
+// what the rounding of u lost), log u a double-double; tiny x by its series x - x^2/2 + x^3/3
+// (tiny_series: the correction's own rounding would not round it correctly). u at zero,
+// negative, infinite or NaN takes log's special lanes (log1p(-1) = -inf, NaN below -1).
 inline ax_mvd log1p_accurate(ax_mvd x) {
     const ax_mvd u = 1.0 + x;
     const log_parts p = log_reduce(u);
-    ax_mvd b, bl, h, hl;
-    two_sum(p.f, -p.hfsq, b, bl);
-    bl -= fma_v(0.5 * p.f, p.f, -p.hfsq);
-    two_sum(p.k * 6.93147180369123816490e-01, b, h, hl);
-    const ax_mvd l = hl + (bl + fma_v(p.s, p.hfsq + p.R, p.k * 1.90821492927058770002e-10));
-    const ax_mvd c = (x - (u - 1.0)) / u;
-    ax_mvd r = h + (l + c);
-    const ax_mvd magnitude = (ax_mvd)((ax_mvi)x & ~(ax_mvi)(-ax_mvd{}));
-    r = magnitude < 0x1p-26 ? fma_v(x, x * fma_v(x, ax_mvd{} + 0x1.5555555555555p-2,
-                                                 ax_mvd{} - 0.5), x) : r;
-    r = magnitude < 0x1p-54 ? x : r;
-    if (any_lane(p.outside)) {
-        const ax_mvd special = log_outside(u, r, p.outside, [](double v) { return std::log(v); });
-        return (ax_mvd)(((ax_mvi)special & p.outside) | ((ax_mvi)r & ~p.outside));
-    }
+    ax_mvd h, l;
+    log_double(p, h, l);
+    const ax_mvd r = tiny_series(x, h + (l + (x - (u - 1.0)) / u), -0.5, 0x1.5555555555555p-2);
+    if (any_lane(p.outside))
+        return log_outside(u, r, p.outside, [](double v) { return std::log(v); });
     return r;
 }
 
