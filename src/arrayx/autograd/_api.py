@@ -26,13 +26,12 @@ from arrayx.autograd._vmap import (
     Batched,
     batch_call,
     batch_inputs,
-    copies,
     has_batched,
     out_axes_applied,
     per_example,
     per_example_inputs,
     relevel,
-    to_front,
+    whole_batches,
 )
 
 
@@ -301,18 +300,8 @@ def _vmapped(f: Callable, argnums, has_aux: bool, only_grad: bool, in_axes, out_
     ``grad``, ``only_grad``) in one pass, without batching the arguments twice."""
     nums = _argnums(argnums, len(args))
     flat, axes, size = batch_inputs(in_axes, args)
-    full, inner = [], []
-    for i, ((leaves, structure), ax) in enumerate(zip(flat, axes, strict=True)):
-        if i in nums or ax.count(None) != len(ax):
-            full.append(unflatten(structure, [
-                copies(x, size) if a is None else to_front(x, a)
-                for x, a in zip(leaves, ax, strict=True)]))
-            inner.append(0)
-        else:
-            full.append(args[i])
-            inner.append(None)
-    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, tuple(inner), None,
-                                      size)
+    full, inner = whole_batches(flat, axes, nums, size)
+    values, grads = _summed_gradients(f, argnums, has_aux, full, nums, inner, None, size)
     if only_grad:
         out = (grads, values[1]) if has_aux else grads
     else:

@@ -204,18 +204,13 @@ def function(name: str, base: Callable) -> Callable:
             return general(*args, **kw)
         level, vals, bat = scan
         kvals, kbat = {}, {}
-        for k, a in kw.items():
-            if type(a) is Batched:
-                if (level and a.level != level) or type(a.value) is Batched:
-                    return general(*args, **kw)
-                level = a.level
-                kvals[k] = a.value
-                kbat[k] = a.mapped
-            elif isinstance(a, (list, tuple)):
+        if kw:
+            scan = _one_level(kw.values(), level)
+            if scan is None:
                 return general(*args, **kw)
-            else:
-                kvals[k] = a
-                kbat[k] = False if hasattr(a, "__array_namespace__") else None
+            level, values, flags = scan
+            kvals = dict(zip(kw, values, strict=True))
+            kbat = dict(zip(kw, flags, strict=True))
         if not level:
             return general(*args, **kw)
         _check_live(level)
@@ -239,13 +234,13 @@ def function(name: str, base: Callable) -> Callable:
     return op
 
 
-def _one_level(args):
-    """``(level, values, flags)`` of positional arguments batched by at most one level, whose
-    values hold no batch of another, and none of them a sequence (the common call: ``level``
-    0 when none is batched; ``flags`` as ``_split``'s); None for any other call."""
+def _one_level(args, level: int = 0):
+    """``(level, values, flags)`` of arguments (positional ones, or keyword values) batched by
+    at most one level (``level`` when arguments before them were), whose values hold no batch
+    of another, and none of them a sequence (the common call: ``level`` 0 when none is
+    batched; ``flags`` as ``_split``'s); None for any other call."""
     vals = []
     flags = []
-    level = 0
     for a in args:
         if type(a) is Batched:
             if (level and a.level != level) or type(a.value) is Batched:
@@ -637,26 +632,32 @@ def per_example_inputs(args, nums) -> tuple[int, int, list, tuple]:
     if size is None:
         raise ValueError("grad inside vmap got no batched argument; it closes over the "
                          "batch: pass the batched array as an argument")
+    lowered, axes = [], []
+    for leaves, structure in flat:
+        lowered.append(([x.value if type(x) is Batched and x.level == top else x
+                         for x in leaves], structure))
+        axes.append([0 if type(x) is Batched and x.level == top and x.mapped else None
+                     for x in leaves])
+    full, in_axes = whole_batches(lowered, axes, nums, size)
+    return top, size, full, in_axes
+
+
+def whole_batches(flat: list, axes: list, nums, size: int) -> tuple[list, tuple]:
+    """The arguments (``flat``: each one's leaves and structure; ``axes``: each leaf's batch
+    axis or None) as ``grad`` inside ``vmap`` takes them, and the ``in_axes`` that map them:
+    an argument in ``nums`` (to be differentiated) or with a batched leaf as a whole batch,
+    batch axis first, its unbatched leaves copied to every example; any other as it is."""
     full, in_axes = [], []
-    for i, (leaves, structure) in enumerate(flat):
-        if i in nums or any(type(x) is Batched and x.level == top and x.mapped
-                            for x in leaves):
-            full.append(unflatten(structure, [_whole(x, top, size) for x in leaves]))
+    for i, ((leaves, structure), ax) in enumerate(zip(flat, axes, strict=True)):
+        if i in nums or ax.count(None) != len(ax):
+            full.append(unflatten(structure, [
+                copies(x, size) if a is None else to_front(x, a)
+                for x, a in zip(leaves, ax, strict=True)]))
             in_axes.append(0)
         else:
-            full.append(unflatten(structure, [
-                x.value if type(x) is Batched and x.level == top else x for x in leaves]))
+            full.append(unflatten(structure, leaves))
             in_axes.append(None)
-    return top, size, full, tuple(in_axes)
-
-
-def _whole(x, top: int, size: int):
-    """The batch of ``x`` (batch axis first) at level ``top``: its value, or copies."""
-    if type(x) is Batched and x.level == top:
-        if x.mapped:
-            return x.value
-        x = x.value
-    return copies(x, size)
+    return full, tuple(in_axes)
 
 
 def copies(x, size: int):
