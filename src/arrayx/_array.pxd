@@ -20,7 +20,7 @@ cdef class Array:
     cdef readonly bint _writeable
     cdef object __weakref__
 
-    cdef char* ptr(self) noexcept
+    cdef char* ptr(self) except? NULL
     cdef object scalar(self)
 
 cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=*)

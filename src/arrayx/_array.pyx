@@ -22,7 +22,7 @@ from arrayx._core.layout cimport (
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
     ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
-    copy_cast, read_scalar, scalar_kind, unary, write_scalar,
+    copy_cast, read_element, scalar_kind, transfer, unary, write_element,
 )
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32, DT_FLOAT64, DT_INT8, NDTYPES
 
@@ -128,6 +128,11 @@ cdef Array contiguous_copy(Array a, int code):
     return out
 
 
+def _to_device(Array a, str device) -> Array:
+    """``a`` on ``device`` (how a pickled GPU array is rebuilt)."""
+    return a.to_device(device)
+
+
 def _reconstruct(bytes data, tuple shape, str dtype) -> Array:
     """The array a pickle holds (``Array.__reduce__``); its shape and size are checked before
     any memory is written, as a pickle may come from anywhere."""
@@ -177,11 +182,16 @@ cdef class Array:
     def __init__(self, *args, **kwargs):
         raise TypeError("arrayx arrays are made by creation functions such as arrayx.asarray")
 
-    cdef char* ptr(self) noexcept:
+    cdef char* ptr(self) except? NULL:
+        """The first element's address in host memory; TypeError for an array on a GPU,
+        whose memory the host cannot read (the guard of every host-only path)."""
+        if self._storage.device is not CPU:
+            raise TypeError(f"this operation runs on the CPU only and the array is on "
+                            f"{self.device}; call to_device('cpu') first")
         return self._storage.data + self._layout.offset * ITEMSIZE[self._code]
 
     cdef object scalar(self):
-        return read_scalar(self.ptr(), self._code)
+        return read_element(self._storage, self._layout.offset, self._code)
 
     # --- attributes -------------------------------------------------------------------------
 
@@ -316,27 +326,28 @@ cdef class Array:
         return arrayx
 
     def to_device(self, device, /, *, stream=None) -> Array:
-        """This array on ``device``.
+        """This array on ``device``: ``self`` when it is there already, else a C-ordered copy.
 
-        Arrays live on the CPU today, so the only device it can move to is the one it is on, and
-        the array itself comes back.
+        A copy between the CPU and a GPU runs after the work queued on the GPU's current
+        stream and is complete when this returns; a copy between two GPUs goes through the
+        CPU.
 
         Parameters
         ----------
         device : Device or str
-            The target device (``"cpu"``).
+            The target device (``"cpu"``, ``"cuda:0"``, ...).
         stream : None
-            Streams belong to GPU devices; must be None.
+            Must be None: copies run on the device's current stream (CuPy's).
 
         Returns
         -------
         Array
-            ``self``, when it is on ``device`` already.
+            ``self``, when it is on ``device`` already; a copy otherwise.
 
         Raises
         ------
         ValueError
-            If ``device`` is not available, differs from the array's device, or a stream is given.
+            If ``device`` is not available here, or a stream is given.
 
         Examples
         --------
@@ -346,11 +357,22 @@ cdef class Array:
         True
         """
         if stream is not None:
-            raise ValueError("arrayx's CPU device takes no stream")
+            raise ValueError("to_device takes no stream: copies run on the device's current "
+                             "stream")
         dev = _devices.as_device(device)
         if dev == self._storage.device:
             return self
-        raise ValueError(f"cannot move an array from {self.device} to {dev}")
+        cdef Array src = self
+        if not (self._layout.c_contiguous and self._layout.size):
+            src = contiguous_copy(self, self._code)
+        if src._storage.device != CPU and dev != CPU:
+            src = src.to_device(CPU)
+        cdef Array out = new_array(contiguous_like(src._layout), src._code, dev)
+        cdef int64_t nbytes = src._layout.size * ITEMSIZE[src._code]
+        if nbytes:
+            transfer(src._storage, src._layout.offset * ITEMSIZE[src._code], out._storage,
+                     nbytes)
+        return out
 
     # --- Python scalars ---------------------------------------------------------------------
 
@@ -628,10 +650,8 @@ cdef class Array:
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
-        cdef char* p
         if L.size == 1 and isinstance(value, (bool, int, float, complex)):
-            p = self._storage.data + L.offset * ITEMSIZE[self._code]
-            write_scalar(p, self._code, assign_value(value, self._code))
+            write_element(self._storage, L.offset, self._code, assign_value(value, self._code))
             return
         cdef Array v = assign_source(self, value)
         cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
@@ -1341,7 +1361,8 @@ cdef class Array:
 
     def __getbuffer__(self, Py_buffer* buf, int flags):
         if self._storage.device != CPU:
-            raise BufferError("only arrays on the CPU export a buffer")
+            raise TypeError(f"an array on {self.device} exports no buffer (its memory is not "
+                            f"the host's); call to_device('cpu') first")
         if flags & PyBUF_WRITABLE and not self._writeable:
             raise BufferError("the array is read-only")
         cdef Layout L = self._layout
@@ -1546,6 +1567,8 @@ cdef class Array:
         return (2, self._storage.device.index)
 
     def __reduce__(self):
+        if self._storage.device != CPU:  # pickled through the host, rebuilt on its device
+            return _to_device, (self.to_device(CPU), str(self.device))
         cdef Array c = self if self._layout.c_contiguous and self._layout.offset == 0 \
             and self._storage.nbytes == self.size * ITEMSIZE[self._code] \
             else contiguous_copy(self, self._code)
@@ -1687,7 +1710,7 @@ cdef int _check_assign_dtype(int src, int dst) except -1:
 cdef Array scalar_array(object value, int code, object device):
     """A 0-d array of dtype ``code`` holding the Python scalar ``value``."""
     cdef Array out = new_array(contiguous(0, NULL), code, device)
-    write_scalar(out._storage.data, code, value)
+    write_element(out._storage, 0, code, value)
     return out
 
 

@@ -220,7 +220,14 @@ cdef int shape_of(object x, int64_t* shape) except -1:
 
 
 def from_sequence(obj, dtype, device) -> Array:
-    """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays)."""
+    """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays),
+    built on the CPU and copied to ``device`` when that is another."""
+    cdef Array out = _host_sequence(obj, dtype, device)
+    return out if out._storage.device == device else out.to_device(device)
+
+
+cdef Array _host_sequence(obj, dtype, device):
+    """``from_sequence`` on the CPU (arrays nested in ``obj`` stacked on ``device``)."""
     cdef int64_t shape[MAXDIM]
     cdef int ndim = shape_of(obj, shape)
     cdef int found = -3 if ndim == -3 else scan(obj, 0, ndim, shape)
@@ -238,7 +245,7 @@ def from_sequence(obj, dtype, device) -> Array:
         code = code_of(dtype)
         _check_kind(kind, code)
     cdef Layout L = contiguous(ndim, shape)
-    cdef Array out = new_array(L, code, device)
+    cdef Array out = new_array(L, code, CPU)
     cdef char* p = out._storage.data
     if ndim == 1 and code == DT_INT64 and type(obj) is list:
         try:

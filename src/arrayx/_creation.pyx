@@ -9,7 +9,7 @@ from arrayx._core.layout cimport (
     MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
 )
 from arrayx._engine cimport (
-    ITEMSIZE, copy_cast, int_progression, progression, write_scalar, zero_triangle,
+    ITEMSIZE, copy_cast, int_progression, progression, write_element, zero_triangle,
 )
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_UINT64,
@@ -51,7 +51,7 @@ cdef int _fill(Array out, object value) except -1:
         return 0
     cdef Layout one = contiguous(0, NULL)
     cdef Array s = new_array(one, out._code, out._storage.device)
-    write_scalar(s._storage.data, out._code, value)
+    write_element(s._storage, 0, out._code, value)
     copy_cast(s._storage, broadcast_to(one, out._layout.ndim, out._layout.shape_), out._code,
               out._storage, out._layout, out._code)
     return 0

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["CPU", "Device", "as_device", "default_device", "set_default_device"]
+__all__ = ["CPU", "Device", "as_device", "available", "backend", "default_device",
+           "set_default_device"]
 
 
 class Device:
     """A place where an array's memory lives: ``Device("cpu")`` or ``Device("cuda", n)``.
 
-    Devices are hashable and compare equal to their names (``Device("cpu") == "cpu"``). Arrays
-    live on the CPU today: ``Device("cuda", 0)`` can be made, but no array can be moved there
-    yet (see :doc:`/guide/devices`).
+    Devices are hashable and compare equal to their names (``Device("cpu") == "cpu"``).
+    ``Device("cuda", n)`` can always be made; arrays can live there where CuPy sees that GPU
+    (see :doc:`/guide/devices`).
 
     Parameters
     ----------
@@ -83,12 +84,44 @@ def parse(name: str) -> Device:
     raise ValueError(f"unknown device {name!r}; arrayx knows 'cpu' and 'cuda:N'")
 
 
+_available: tuple[Device, ...] | None = None
+
+
 def available() -> tuple[Device, ...]:
-    """The devices arrayx can use here: the CPU (GPUs come with the CUDA backend)."""
-    return (CPU,)
+    """The devices arrayx can use here: the CPU, then each GPU CuPy sees (none without CuPy,
+    a driver or a GPU). The first call imports CuPy where it is installed."""
+    global _available
+    if _available is None:
+        from arrayx._core.storage import register_allocator
+        from arrayx._kernels.cuda import runtime
+
+        count = runtime.device_count()
+        if count:
+            register_allocator("cuda", lambda nbytes, zero, device:
+                               runtime.backend(device.index).allocate(nbytes, zero))
+        _available = (CPU, *(Device("cuda", i) for i in range(count)))
+    return _available
+
+
+def backend(device: Device) -> object:
+    """The kernels and memory of ``device``, a GPU (``arrayx._kernels.cuda.runtime.Backend``).
+
+    Raises
+    ------
+    ValueError
+        If ``device`` is not available here.
+    """
+    _check(device)
+    if device.kind != "cuda":
+        raise ValueError(f"{device} has no device backend")
+    from arrayx._kernels.cuda import runtime
+
+    return runtime.backend(device.index)
 
 
 def _check(device: Device) -> Device:
+    if device is CPU:
+        return device
     if device not in available():
         raise ValueError(
             f"device {device} is not available here; available: "
@@ -125,7 +158,12 @@ def as_device(device: object) -> Device:
     if isinstance(device, Device):
         return _check(device)
     if isinstance(device, str):
-        return _check(parse(device))
+        try:
+            parsed = parse(device)
+        except ValueError:
+            raise ValueError(f"unknown device {device!r}; available: "
+                             + ", ".join(str(d) for d in available())) from None
+        return _check(parsed)
     raise ValueError(f"{device!r} is not a device; use 'cpu', 'cuda:N' or a Device")
 
 

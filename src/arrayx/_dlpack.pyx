@@ -25,6 +25,7 @@ from arrayx._engine cimport ITEMSIZE
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, NDTYPES
 
 from arrayx import _devices
+from arrayx._core.storage import device_storage
 from arrayx._kernels import dtypes as _registry
 
 cdef extern from *:
@@ -132,8 +133,12 @@ cdef void _fill_tensor(DLTensor* t, Array a, int64_t* dims) noexcept:
     cdef Layout L = a._layout
     t.data = a._storage.data
     t.byte_offset = L.offset * ITEMSIZE[a._code]
-    t.device.device_type = kDLCPU
-    t.device.device_id = 0
+    if a._storage.device is CPU:
+        t.device.device_type = kDLCPU
+        t.device.device_id = 0
+    else:
+        t.device.device_type = kDLCUDA
+        t.device.device_id = a._storage.device.index
     t.ndim = L.ndim
     t.dtype.code = DL_CODE[a._code]
     t.dtype.bits = DL_BITS[a._code]
@@ -147,10 +152,12 @@ cdef void _fill_tensor(DLTensor* t, Array a, int64_t* dims) noexcept:
 
 def export(Array a, stream, max_version, dl_device, copy):
     """A DLPack capsule of ``a`` (see ``Array.__dlpack__``)."""
-    if a._storage.device != CPU:
-        raise BufferError(f"arrayx exports arrays on {a.device} with the CUDA backend only")
-    if stream is not None:
+    cdef bint host = a._storage.device is CPU
+    if host and stream is not None:
         raise ValueError("a CPU array takes no stream (stream must be None)")
+    if not host and not (stream is None or _is_int(stream)):
+        raise TypeError(f"stream must be None or an int (a CUDA stream handle), got "
+                        f"{type(stream).__name__}")
     if max_version is not None and not (isinstance(max_version, tuple)
                                         and len(max_version) == 2
                                         and all(_is_int(v) for v in max_version)):
@@ -159,11 +166,22 @@ def export(Array a, stream, max_version, dl_device, copy):
     if dl_device is not None and not (isinstance(dl_device, tuple) and len(dl_device) == 2
                                       and all(_is_int(v) for v in dl_device)):
         raise TypeError(f"dl_device must be None or a tuple of two ints, got {dl_device!r}")
-    if dl_device is not None and dl_device not in ((kDLCPU, 0), (kDLCPU, -1)):
-        raise BufferError(f"cannot export a CPU array to DLPack device {dl_device}")
+    cdef tuple here = (kDLCPU, 0) if host else (kDLCUDA, a._storage.device.index)
+    if dl_device is not None and tuple(dl_device) not in (here, (kDLCPU, -1) if host else here):
+        if host or tuple(dl_device) != (kDLCPU, 0):
+            raise BufferError(f"cannot export an array on {a.device} to DLPack device "
+                              f"{dl_device}")
+        if copy is False:
+            raise BufferError(f"exporting an array on {a.device} to the CPU needs a copy, but "
+                              f"copy=False")
+        return export(a.to_device(CPU), None, max_version, None, True)
     cdef bint copied = bool(copy)
     if copied:
         a = contiguous_copy(a, a._code)
+    if not host and stream != -1:
+        # The consumer reads on its stream (None and 1: the legacy default one): it waits
+        # for the work queued on arrayx's current stream of the device.
+        _devices.backend(a._storage.device).wait_on(1 if stream is None else stream)
     cdef bint versioned = max_version is not None and max_version[0] >= 1
     cdef int n = a._layout.ndim
     cdef DLManagedTensorVersioned* mv
@@ -259,8 +277,15 @@ cdef int _check_extent(int ndim, const int64_t* shape, const int64_t* strides, i
 
 
 cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
-    if t.device.device_type not in (kDLCPU, kDLCUDAHost):
-        raise BufferError(f"DLPack device type {t.device.device_type} is not the CPU")
+    cdef object device = CPU
+    if t.device.device_type == kDLCUDA:
+        try:
+            device = _devices.as_device(f"cuda:{t.device.device_id}")
+        except ValueError as exc:
+            raise BufferError(f"DLPack tensor on a CUDA GPU: {exc}") from None
+    elif t.device.device_type not in (kDLCPU, kDLCUDAHost):
+        raise BufferError(f"DLPack device type {t.device.device_type} is neither the CPU nor "
+                          f"a CUDA GPU")
     if t.ndim < 0 or t.ndim > MAXDIM:
         raise ValueError(f"DLPack tensor has an invalid ndim {t.ndim}")
     if t.ndim > 0 and t.shape == NULL:
@@ -290,9 +315,16 @@ cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
         if t.data == NULL:
             raise ValueError("DLPack tensor has no data")
     cdef char* base = <char*>t.data + t.byte_offset
+    cdef int64_t align = isz // 2 if code >= DT_COMPLEX64 else isz
+    cdef Storage s
+    if device is not CPU:
+        if <uintptr_t>(base + lo * isz) % align:
+            raise BufferError("the DLPack tensor's GPU memory is not aligned to its dtype")
+        s = device_storage(<uintptr_t>(base + lo * isz), (hi - lo + 1) * isz, owner, device,
+                           readonly)
+        return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)
     # Memory not aligned to the element type is copied (complex: to one part's alignment).
-    cdef Storage s = wrap_aligned(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU,
-                                  isz // 2 if code >= DT_COMPLEX64 else isz)
+    s = wrap_aligned(base + lo * isz, (hi - lo + 1) * isz, owner, readonly, CPU, align)
     return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)
 
 
@@ -330,7 +362,8 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     x : object
         A DLPack producer: an object with ``__dlpack__`` and ``__dlpack_device__``.
     device : Device or str, optional
-        Where the result lives; only the CPU is available (``x`` must be on the CPU).
+        Where the result lives; default ``x``'s device. Another device than ``x``'s takes a
+        copy (through the CPU between two GPUs).
     copy : bool, optional
         True always copies; False never does (``BufferError`` if a copy is needed); None
         (default) copies only when needed.
@@ -361,25 +394,33 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not support DLPack (no __dlpack__)")
-    if device is not None:
-        _devices.as_device(device)
-        if _devices.as_device(device) != CPU:
-            raise ValueError(f"from_dlpack to {device} needs the CUDA backend")
-    dev_type, _ = x.__dlpack_device__()
+    target = None if device is None else _devices.as_device(device)
+    dev_type, dev_id = x.__dlpack_device__()
     kwargs = {"max_version": (1, 0)}
     if copy is not None:
         kwargs["copy"] = copy
-    if int(dev_type) not in (kDLCPU, kDLCUDAHost):
+    source = None
+    if int(dev_type) == kDLCUDA:
+        source = _devices.as_device(f"cuda:{int(dev_id)}")
+        # The producer makes its data ready for arrayx's current stream of the device.
+        kwargs["stream"] = _devices.backend(source).dlpack_stream()
+    elif int(dev_type) not in (kDLCPU, kDLCUDAHost):
         if copy is False:
-            raise ValueError("the producer's memory is not on the CPU and copy=False")
+            raise ValueError("the producer's memory is neither on the CPU nor on a CUDA GPU, "
+                             "and copy=False")
         kwargs["dl_device"] = (kDLCPU, 0)
+    if target is not None and target != (source or CPU) and copy is False:
+        raise ValueError(f"from_dlpack to {target} of memory on {source or CPU} needs a copy, "
+                         f"but copy=False")
     try:
         capsule = x.__dlpack__(**kwargs)
     except TypeError:
-        if copy is not None or "dl_device" in kwargs:
+        if copy is not None or "dl_device" in kwargs or "stream" in kwargs:
             raise
         capsule = x.__dlpack__()
     cdef Array out = from_capsule(capsule)
+    if target is not None and out._storage.device != target:
+        return out.to_device(target)
     if copy is False and out._storage.owner is None:
         raise ValueError("the producer's memory is not aligned to its dtype, so arrayx needs a "
                          "copy, but copy=False")

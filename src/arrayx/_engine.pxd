@@ -35,6 +35,9 @@ cdef bint may_overlap(Storage a, Layout al, int acode, Storage b, Layout bl,
 cdef int scalar_kind(object value) noexcept
 cdef int write_scalar(char* ptr, int code, object value) except -1
 cdef object read_scalar(const char* ptr, int code)
+cdef object read_element(Storage s, int64_t offset, int code)
+cdef int write_element(Storage s, int64_t offset, int code, object value) except -1
+cdef int transfer(Storage src, int64_t skip, Storage dst, int64_t nbytes) except -1
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1
 cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,
@@ -92,3 +95,5 @@ cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
                          int64_t step) except -1
 cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower) except -1
 cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1
+cdef tuple device_matmul(Storage sa, Layout la, Storage sb, Layout lb, int code,
+                         tuple shape)

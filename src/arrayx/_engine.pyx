@@ -28,10 +28,13 @@ from arrayx._kernels.cpu.dispatch cimport (
 )
 from arrayx._kernels.cpu cimport backend as cpu
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
-from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_FLOAT32, NDTYPES
+from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_FLOAT32, DT_UINT8, NDTYPES
 from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 
 from arrayx._kernels import dtypes as _registry
+from arrayx import _devices
+
+cdef object CPU_DEVICE = _devices.CPU
 
 for _code in range(NDTYPES):
     ITEMSIZE[_code] = _registry.ITEMSIZE[_code]
@@ -141,7 +144,20 @@ cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
         return 0
     if may_overlap(src, sl, scode, dst, dl, dcode):
         src, sl = _cast_copy(src, sl, scode, scode)
-    return run2(cast_kernel(scode, dcode), src, sl, scode, dst, dl, dcode)
+    return _run_cast(src, sl, scode, dst, dl, dcode)
+
+
+cdef int _run_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
+                   int dcode) except -1:
+    """The cast kernel from ``src`` to ``dst`` on their device (no overlap to guard)."""
+    if src.device is CPU_DEVICE and dst.device is CPU_DEVICE:
+        return run2(cast_kernel(scode, dcode), src, sl, scode, dst, dl, dcode)
+    same_device(src, dst, "copy")
+    cdef Operand ops[2]
+    ops[0] = operand(src, sl, scode, scode)
+    ops[1] = operand(dst, dl, dcode, dcode)
+    return run_device(dst.device, "cast", "cast", (scode, dcode), 2, ops, dl.ndim, dl.shape_,
+                      dl.size)
 
 
 cdef inline void _store(char* ptr, int code, int src, const void* value) noexcept:
@@ -270,6 +286,8 @@ BINARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.BINARY)]
 # NumPy's logical or and and of two bools; refused in strict mode.
 cdef tuple _BOOL_ARITHMETIC = (BINARY_NAMES.index("add"), BINARY_NAMES.index("multiply"))
 # The binary ops a scan runs: each has a lane kernel under the fold op of the same name.
+cdef int _SUBTRACT = BINARY_NAMES.index("subtract")
+cdef int _MULTIPLY = BINARY_NAMES.index("multiply")
 cdef dict _SCAN_FOLDS = {BINARY_NAMES.index("add"): FOLD_SUM,
                          BINARY_NAMES.index("multiply"): FOLD_PROD}
 cdef dict _KIND_CODES = {
@@ -378,6 +396,101 @@ cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_
                   &casts[0] if cast else NULL, fold_init, fold_combine, fold_size, size)
 
 
+# --- Devices other than the CPU ------------------------------------------------------------
+# The engine does the same dtype, broadcasting and layout work for every device; where the
+# CPU runs a kernel from its tables, another device's backend (``_devices.backend``) runs its
+# own, keyed by kind, op name and dtype codes.
+
+cdef inline int same_device(Storage a, Storage b, str what) except -1:
+    if a.device is not b.device and a.device != b.device:
+        raise ValueError(f"{what}: arrays on {a.device} and {b.device}; move one with "
+                         f"to_device first")
+    return 0
+
+
+cdef int run_device(object device, str kind, str op, tuple codes, int nop, const Operand* ops,
+                    int ndim, const int64_t* shape, int64_t size) except -1:
+    """``run_n`` on ``device``: an elementwise kernel of ``kind``/``op`` for dtype ``codes``
+    over ``shape``, the last operand written. An input stored in another dtype than the kernel
+    takes is cast first, into a temporary of ``shape``."""
+    if size == 0:
+        return 0
+    be = _devices.backend(device)
+    cdef tuple dims = tuple([shape[i] for i in range(ndim)])
+    cdef int64_t cstrides[MAXDIM]
+    cdef int64_t step = 1
+    cdef int i, k
+    for i in range(ndim - 1, -1, -1):
+        cstrides[i] = step if shape[i] != 1 else 0
+        step *= shape[i]
+    cdef tuple temp_strides = tuple([cstrides[i] for i in range(ndim)])
+    operands = []
+    temps = []
+    cdef Storage t
+    for k in range(nop):
+        address = <uintptr_t>ops[k].data
+        strides = tuple([ops[k].strides[i] for i in range(ndim)])
+        if k < nop - 1 and ops[k].stored != ops[k].code:
+            t = storage_allocate(size * ITEMSIZE[ops[k].code], False, device)
+            temps.append(t)
+            be.elementwise("cast", "cast", (ops[k].stored, ops[k].code), dims,
+                           [(address, strides), (<uintptr_t>t.data, temp_strides)])
+            address, strides = <uintptr_t>t.data, temp_strides
+        operands.append((address, strides))
+    be.elementwise(kind, op, codes, dims, operands)
+    return 0
+
+
+cdef Storage device_scalar(object device, int code, object value):
+    """A 0-d buffer on ``device`` holding the Python scalar ``value`` as dtype ``code``."""
+    cdef double complex v
+    write_scalar(<char*>&v, code, value)
+    cdef Storage t = storage_allocate(ITEMSIZE[code], False, device)
+    _devices.backend(device).upload(<uintptr_t>t.data, (<char*>&v)[:ITEMSIZE[code]])
+    return t
+
+
+cdef object read_element(Storage s, int64_t offset, int code):
+    """The element at element offset ``offset`` of ``s`` as a Python scalar, on any device
+    (a GPU's is copied to the host after the work queued before it)."""
+    cdef double complex v
+    if s.device is CPU_DEVICE:
+        return read_scalar(s.data + offset * ITEMSIZE[code], code)
+    data = _devices.backend(s.device).download(<uintptr_t>(s.data + offset * ITEMSIZE[code]),
+                                               ITEMSIZE[code])
+    memcpy(&v, <const char*>data, ITEMSIZE[code])
+    return read_scalar(<char*>&v, code)
+
+
+cdef int write_element(Storage s, int64_t offset, int code, object value) except -1:
+    """Write the Python scalar ``value`` at element offset ``offset`` of ``s``, on any
+    device."""
+    cdef double complex v
+    if s.device is CPU_DEVICE:
+        return write_scalar(s.data + offset * ITEMSIZE[code], code, value)
+    write_scalar(<char*>&v, code, value)
+    _devices.backend(s.device).upload(<uintptr_t>(s.data + offset * ITEMSIZE[code]),
+                                      (<char*>&v)[:ITEMSIZE[code]])
+    return 0
+
+
+cdef int transfer(Storage src, int64_t skip, Storage dst, int64_t nbytes) except -1:
+    """Copy ``nbytes`` of ``src`` from byte ``skip`` to the start of ``dst``, where one is the
+    CPU and the other a device (after the work queued on the device before)."""
+    if nbytes < 0 or skip < 0 or skip + nbytes > src.nbytes or nbytes > dst.nbytes:
+        raise ValueError(f"transfer of {nbytes} bytes outside its buffers")
+    cdef char* p = src.data + skip
+    if src.device is CPU_DEVICE and dst.device is CPU_DEVICE:
+        memcpy(dst.data, p, nbytes)
+    elif src.device is CPU_DEVICE:
+        _devices.backend(dst.device).copy_from_host(<uintptr_t>dst.data, <uintptr_t>p, nbytes)
+    elif dst.device is CPU_DEVICE:
+        _devices.backend(src.device).copy_to_host(<uintptr_t>dst.data, <uintptr_t>p, nbytes)
+    else:
+        raise ValueError(f"transfer between {src.device} and {dst.device} goes through the CPU")
+    return 0
+
+
 cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
     """``s`` seen through ``l`` copied to a fresh buffer of dtype ``to``, laid out in ``l``'s
     memory order."""
@@ -385,7 +498,7 @@ cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
     fresh_strides(1, l.ndim, l.shape_, l.strides_, st)
     cdef Layout cl = new_layout(l.ndim, l.shape_, st, 0)
     cdef Storage t = allocate(cl, to, s.device)
-    run2(cast_kernel(code, to), s, l, code, t, cl, to)
+    _run_cast(s, l, code, t, cl, to)
     return t, cl
 
 
@@ -410,7 +523,7 @@ cdef Storage _fresh(Fresh* out, int nin, const int64_t* strides, int code, objec
 
 cdef int _spread_inputs(int nin, PyObject** ls, char** data, int* stored, int* code,
                         Fresh* out, int64_t* strides, Operand* ops,
-                        void* scalars) except -1:
+                        void* scalars, bint host=True) except -1:
     """Broadcast ``nin`` inputs together into ``out.shape`` and their strides (rows of
     ``out.ndim``) into ``strides``, and fill their operands. A 0-d input stored in another
     dtype than its kernel's is cast once, into its slot of ``scalars`` (16 bytes each).
@@ -432,7 +545,7 @@ cdef int _spread_inputs(int nin, PyObject** ls, char** data, int* stored, int* c
         ops[k].strides = &strides[k * n]
         ops[k].stored = stored[k]
         ops[k].code = code[k]
-        if (<Layout>ls[k]).ndim == 0 and stored[k] != code[k]:
+        if host and (<Layout>ls[k]).ndim == 0 and stored[k] != code[k]:
             _store(<char*>scalars + 16 * k, code[k], stored[k], data[k])
             ops[k].data = <char*>scalars + 16 * k
             ops[k].stored = code[k]
@@ -451,6 +564,10 @@ cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
     cdef Operand ops[2]
     cdef Storage o = _fresh(out, 1, l.strides_, rc, s.device, &ops[1])
     ops[0] = operand(s, l, code, cc)
+    if s.device is not CPU_DEVICE:
+        run_device(s.device, "unary", UNARY_NAMES[op], (cc,), 2, ops, out.ndim, out.shape,
+                   out.size)
+        return o
     run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True)
     return o
 
@@ -483,6 +600,9 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     ops[1].stored = code
     ops[1].code = code
     ops[2] = ops[0]
+    if sa.device is not CPU_DEVICE:
+        return run_device(sa.device, "binary", BINARY_NAMES[op], (code,), 3, ops, la.ndim,
+                          la.shape_, la.size)
     return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True)
 
 
@@ -536,9 +656,13 @@ cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value)
     cdef double complex v
     cdef int64_t zeros[MAXDIM]
     cdef int i
-    write_scalar(<char*>&v, code, value)
     for i in range(la.ndim):
         zeros[i] = 0
+    cdef Storage t
+    if sa.device is not CPU_DEVICE:
+        t = device_scalar(sa.device, code, value)
+        return _into(op, sa, la, code, t.data, zeros)
+    write_scalar(<char*>&v, code, value)
     return _into(op, sa, la, code, <char*>&v, zeros)
 
 
@@ -563,8 +687,13 @@ cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, i
     stored[1] = cb
     codes[0] = code
     codes[1] = code
-    _spread_inputs(2, ls, data, stored, codes, out, strides, ops, scalars)
+    cdef bint host = device is CPU_DEVICE
+    _spread_inputs(2, ls, data, stored, codes, out, strides, ops, scalars, host)
     cdef Storage o = _fresh(out, 2, strides, rc, device, &ops[2])
+    if not host:
+        run_device(device, "binary", BINARY_NAMES[op], (code,), 3, ops, out.ndim, out.shape,
+                   out.size)
+        return o
     run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True)
     return o
 
@@ -594,11 +723,17 @@ cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
     cdef int sc = SCALAR_CODE[ca][kind]
     cdef int code = binary_code(op, sc, ca) if reflected else binary_code(op, ca, sc)
     cdef double complex v
-    write_scalar(<char*>&v, code, value)
     cdef char* pa = sa.data + la.offset * ITEMSIZE[ca]
+    cdef char* pv = <char*>&v
+    cdef Storage t
+    if sa.device is not CPU_DEVICE:
+        t = device_scalar(sa.device, code, value)
+        pv = t.data
+    else:
+        write_scalar(pv, code, value)
     if reflected:
-        return _binary(op, SCALAR, <char*>&v, code, la, pa, ca, sa.device, out)
-    return _binary(op, la, pa, ca, SCALAR, <char*>&v, code, sa.device, out)
+        return _binary(op, SCALAR, pv, code, la, pa, ca, sa.device, out)
+    return _binary(op, la, pa, ca, SCALAR, pv, code, sa.device, out)
 
 
 cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
@@ -626,9 +761,14 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     data[2] = sy.data + ly.offset * ITEMSIZE[cy]
     stored[:] = [0, cx, cy]
     codes[:] = [0, code, code]
-    _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars)
+    cdef bint host = sx.device is CPU_DEVICE
+    _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars, host)
     cdef Storage o = _fresh(&out, 3, strides, code, sx.device, &ops[3])
-    run_n(where_kernel(code), 4, ops, out.ndim, out.shape, out.size, False, True)
+    if host:
+        run_n(where_kernel(code), 4, ops, out.ndim, out.shape, out.size, False, True)
+    else:
+        run_device(sx.device, "where", "where", (code,), 4, ops, out.ndim, out.shape,
+                   out.size)
     return o, new_layout(out.ndim, out.shape, out.strides, 0), code
 
 
@@ -655,6 +795,8 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     for i in range(n):
         shape[i] = 1 if i in axes else l.shape_[i]
     cdef Layout ol = contiguous(n, shape)
+    if s.device is not CPU_DEVICE:
+        return _device_fold(op, s, l, code, acc, axes, ol)
     cdef Storage o = allocate(ol, acc, s.device)
     fold_init_kernel(op, acc)(o.data, ol.size)
     if l.size == 0:
@@ -672,6 +814,33 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     return o, ol, acc
 
 
+cdef Storage _device_fill(object device, Layout l, int code, object value):
+    """A fresh C-ordered buffer of ``l`` on ``device`` with every element ``value``."""
+    cdef Storage one = device_scalar(device, code, value)
+    cdef Storage o = allocate(l, code, device)
+    _run_cast(one, broadcast_to(SCALAR, l.ndim, l.shape_), code, o, l, code)
+    return o
+
+
+cdef tuple _device_fold(int op, Storage s, Layout l, int code, int acc, tuple axes,
+                        Layout ol):
+    """``fold`` on a device other than the CPU (``ol``: the result's layout)."""
+    cdef Storage o
+    if l.size == 0:
+        o = allocate(ol, acc, s.device, True)
+        if op != FOLD_SUM:
+            host = allocate(SCALAR, acc, CPU_DEVICE)
+            fold_init_kernel(op, acc)(host.data, 1)
+            o = _device_fill(s.device, ol, acc, read_scalar(host.data, acc))
+        return o, ol, acc
+    if code != acc:
+        s, l = _cast_copy(s, l, code, acc)
+    o = allocate(ol, acc, s.device)
+    _devices.backend(s.device).reduce(op, acc, <uintptr_t>at(s, l, acc), l.shape, l.strides,
+                                      axes, <uintptr_t>o.data)
+    return o, ol, acc
+
+
 cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,
                               tuple axes):
     """The sums of ``(x - centre)^2`` over ``axes`` of a float32/float64 ``x`` (seen through
@@ -684,11 +853,19 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
         raise TypeError(f"squared deviations need a real floating-point array, not "
                         f"{_dtypes.DTYPES[code]}")
     cdef Layout ol = contiguous(cl.ndim, cl.shape_)
+    cdef Layout centre = _spread(l, cl, axes)
+    cdef Fresh r
+    cdef Storage d
+    if s.device is not CPU_DEVICE:
+        same_device(s, cs, "var")
+        d = binary(_SUBTRACT, s, l, code, cs, centre, code, &r)
+        dl = new_layout(r.ndim, r.shape, r.strides, 0)
+        d = binary(_MULTIPLY, d, dl, code, d, dl, code, &r)
+        return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
     cdef Storage o = allocate(ol, code, s.device, True)
     if l.size == 0:
         return o, ol, code
     cdef Layout spread = _spread(l, ol, axes)
-    cdef Layout centre = _spread(l, cl, axes)
     cdef Operand ops[3]
     ops[0] = operand(s, l, code, code)
     ops[1] = operand(cs, centre, code, code)
@@ -752,6 +929,8 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     cdef int64_t m = n + (1 if include_initial else 0)
     cdef Layout ol = _along(contiguous_like(l), axis, 0, m)
     ol = contiguous(l.ndim, ol.shape_)
+    if s.device is not CPU_DEVICE:
+        return _device_scan(op, s, l, code, acc, axis, identity, ol)
     cdef Storage o = allocate(ol, acc, s.device)
     if ol.size == 0:
         return o, ol, acc
@@ -780,20 +959,46 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     return o, ol, acc
 
 
+cdef tuple _device_scan(int op, Storage s, Layout l, int code, int acc, int axis,
+                        object identity, Layout ol):
+    """``scan`` on a device other than the CPU (``ol``: the result's layout)."""
+    if op not in _SCAN_FOLDS or acc == DT_BOOL:
+        raise TypeError(f"this running {BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[acc]}")
+    cdef Storage o = allocate(ol, acc, s.device)
+    if ol.size == 0:
+        return o, ol, acc
+    cdef int64_t n = l.shape_[axis]
+    cdef int64_t skip = ol.shape_[axis] - n
+    cdef Storage init
+    cdef Layout first
+    if skip:
+        first = _along(ol, axis, 0, 1)
+        init = device_scalar(s.device, acc, identity)
+        _run_cast(init, broadcast_to(SCALAR, first.ndim, first.shape_), acc, o, first, acc)
+    if n == 0 or l.size == 0:
+        return o, ol, acc
+    if code != acc:
+        s, l = _cast_copy(s, l, code, acc)
+    cdef Layout rest = _along(ol, axis, skip, n)
+    order = [i for i in range(l.ndim) if i != axis] + [axis]
+    _devices.backend(s.device).scan(
+        _SCAN_FOLDS[op], acc, [l.shape_[i] for i in order],
+        (<uintptr_t>at(s, l, acc), [l.strides_[i] for i in order]),
+        (<uintptr_t>at(o, rest, acc), [rest.strides_[i] for i in order]))
+    return o, ol, acc
+
+
 # --- Lane, set, gather, fill and product entries -------------------------------------------
 # Each entry checks which backend serves its operands' device and calls it; the section
 # modules say what to compute (dtype codes, counts, C-ordered buffers) and never call a kernel
 # themselves. Only the CPU backend exists so far; the CUDA one goes beside it here.
-from arrayx import _devices
-
-cdef object CPU_DEVICE = _devices.CPU
-
-
 cdef inline int backend(Storage s) except -1:
-    """The backend for ``s``'s device: 0, the CPU's (the only one built so far)."""
-    if s.device is CPU_DEVICE or s.device.kind == "cpu":
+    """The backend for ``s``'s device: 0, the CPU's; TypeError for a device whose backend
+    lacks the entry (the caller's work stays undone, never runs on the host)."""
+    if s.device is CPU_DEVICE:
         return 0
-    raise ValueError(f"arrayx has no kernels for device {s.device} yet")
+    raise TypeError(f"this operation has no kernels for arrays on {s.device} yet; "
+                    f"call to_device('cpu') first")
 
 
 cdef inline char* at(Storage s, Layout l, int code) noexcept:
@@ -811,9 +1016,11 @@ cdef inline int64_t lane_count(Layout l) noexcept:
 
 cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except -1:
     """Sort each row of the C-contiguous ``l`` (its last axis) in place."""
-    backend(s)
-    cdef char* p = at(s, l, code)
     cdef int64_t rows = lane_count(l), n = lane_length(l)
+    if s.device is not CPU_DEVICE:
+        _devices.backend(s.device).sort_rows(code, <uintptr_t>at(s, l, code), rows, n, desc)
+        return 0
+    cdef char* p = at(s, l, code)
     with nogil:
         cpu.sort_rows(code, p, rows, n, desc, stable)
     return 0
@@ -822,9 +1029,13 @@ cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except
 cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
                       bint stable) except -1:
     """The sorting permutation of each row of the C-contiguous ``l`` into int64 ``out``."""
-    backend(s)
-    cdef const char* p = at(s, l, code)
     cdef int64_t rows = lane_count(l), n = lane_length(l)
+    if s.device is not CPU_DEVICE:
+        same_device(s, out, "argsort")
+        _devices.backend(s.device).argsort_rows(code, <uintptr_t>at(s, l, code),
+                                                <uintptr_t>out.data, rows, n, desc)
+        return 0
+    cdef const char* p = at(s, l, code)
     with nogil:
         cpu.argsort_rows(code, p, <int64_t*>out.data, rows, n, desc, stable)
     return 0
@@ -833,9 +1044,15 @@ cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
 cdef int arg_extreme(Storage s, Layout l, int code, Storage out, bint want_max) except -1:
     """The first position of each row's largest (``want_max``) or smallest element of the
     C-contiguous ``l``, into int64 ``out``."""
-    backend(s)
-    cdef const char* p = at(s, l, code)
     cdef int64_t rows = lane_count(l), n = lane_length(l)
+    if s.device is not CPU_DEVICE:
+        if code == DT_BOOL:
+            s, l = _cast_copy(s, l, code, DT_UINT8)  # the device's kernels take real dtypes
+            code = DT_UINT8
+        _devices.backend(s.device).argreduce(want_max, code, <uintptr_t>at(s, l, code), rows,
+                                             n, n, 1, <uintptr_t>out.data)
+        return 0
+    cdef const char* p = at(s, l, code)
     cdef int isz = ITEMSIZE[code]
     with nogil:
         cpu.arg_extreme(code, isz, p, <int64_t*>out.data, rows, n, want_max)
@@ -849,7 +1066,12 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
 
     Raises IndexError when ``sorter`` holds an index outside ``[0, n)``.
     """
-    backend(s)
+    if s.device is not CPU_DEVICE:
+        same_device(s, v, "searchsorted")
+        _devices.backend(s.device).searchsorted(
+            code, <uintptr_t>s.data, n, None if sorter is None else <uintptr_t>sorter.data,
+            <uintptr_t>v.data, m, right, <uintptr_t>out.data)
+        return 0
     cdef const int64_t* order = NULL
     cdef int64_t bad
     if sorter is not None:
@@ -866,7 +1088,9 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
 cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -1:
     """Where each run of equal elements of the ``n`` sorted ones of ``s`` starts (into int64
     ``starts``); returns how many runs."""
-    backend(s)
+    if s.device is not CPU_DEVICE:
+        return _devices.backend(s.device).run_starts(code, <uintptr_t>s.data, n,
+                                                     <uintptr_t>starts.data)
     cdef int64_t groups
     with nogil:
         groups = cpu.run_starts(code, s.data, n, <int64_t*>starts.data)
@@ -875,7 +1099,10 @@ cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -
 
 cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) except -1:
     """The length of each of ``groups`` runs, from their ``starts`` among ``n`` elements."""
-    backend(starts)
+    if starts.device is not CPU_DEVICE:
+        _devices.backend(starts.device).run_lengths(<uintptr_t>starts.data, groups, n,
+                                                    <uintptr_t>counts.data)
+        return 0
     with nogil:
         cpu.run_lengths(<const int64_t*>starts.data, groups, n, <int64_t*>counts.data)
     return 0
@@ -884,7 +1111,10 @@ cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) 
 cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
                     Storage labels) except -1:
     """For each of ``n`` elements, the index of its run, through the permutation ``order``."""
-    backend(order)
+    if order.device is not CPU_DEVICE:
+        _devices.backend(order.device).run_labels(<uintptr_t>order.data, <uintptr_t>starts.data,
+                                                  groups, n, <uintptr_t>labels.data)
+        return 0
     with nogil:
         cpu.run_labels(<const int64_t*>order.data, <const int64_t*>starts.data, groups, n,
                        <int64_t*>labels.data)
@@ -894,7 +1124,12 @@ cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
 cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
               Storage out) except -1:
     """Whether each of the ``m`` values occurs among the ``n`` sorted ones of ``table``."""
-    backend(table)
+    if table.device is not CPU_DEVICE:
+        same_device(table, values, "isin")
+        _devices.backend(table.device).isin(code, <uintptr_t>table.data, n,
+                                            <uintptr_t>values.data, m, invert,
+                                            <uintptr_t>out.data)
+        return 0
     with nogil:
         cpu.isin(code, table.data, n, values.data, m, invert, out.data)
     return 0
@@ -903,7 +1138,10 @@ cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bin
 cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
     """The positions of the ``count`` true elements of the C-contiguous bool ``l`` (``count``
     as ``count_true`` gives it), one int64 Storage of ``count`` per dimension in ``outs``."""
-    backend(mask)
+    if mask.device is not CPU_DEVICE:
+        _devices.backend(mask.device).nonzero(<uintptr_t>at(mask, l, DT_BOOL), l.shape, count,
+                                              [<uintptr_t>(<Storage>o).data for o in outs])
+        return 0
     cdef int64_t* ptrs[MAXDIM]
     cdef int d
     for d in range(l.ndim):
@@ -916,7 +1154,12 @@ cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
 
 cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1:
     """``out[i] = src[idx[i]]`` for ``i < m`` (1-D contiguous; the indices are trusted)."""
-    backend(src)
+    if src.device is not CPU_DEVICE:
+        same_device(src, idx, "gather")
+        _devices.backend(src.device).gather(code, <uintptr_t>src.data,
+                                            src.nbytes // ITEMSIZE[code], <uintptr_t>idx.data,
+                                            m, <uintptr_t>out.data)
+        return 0
     with nogil:
         cpu.gather(code, src.data, <const int64_t*>idx.data, m, out.data)
     return 0
@@ -926,7 +1169,10 @@ cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Stora
                          int64_t n) except -2:
     """``out[idx[i]] += values[i]`` for ``i < m`` (1-D contiguous; ``out`` has ``n``
     elements): the first ``i`` whose index is out of range, or -1."""
-    backend(values)
+    if values.device is not CPU_DEVICE:
+        same_device(values, idx, "scatter_add")
+        return _devices.backend(values.device).scatter_add(
+            code, <uintptr_t>values.data, <uintptr_t>idx.data, m, <uintptr_t>out.data, n)
     cdef int64_t bad
     with nogil:
         bad = cpu.scatter_add(code, values.data, <const int64_t*>idx.data, m, n, out.data)
@@ -937,7 +1183,11 @@ cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
                   Storage out) except -2:
     """``out[i] = x[idx[i]]`` along the 1-D ``l``, each int64 index checked: the first
     position whose index is out of range, or -1."""
-    backend(s)
+    if s.device is not CPU_DEVICE:
+        same_device(s, idx, "take")
+        return _devices.backend(s.device).take(
+            code, <uintptr_t>at(s, l, code), l.shape_[0], l.strides_[0],
+            <uintptr_t>idx.data + il.offset * 8, il.size, <uintptr_t>out.data)
     cdef int isz = ITEMSIZE[code]
     cdef const char* p = at(s, l, code)
     cdef const int64_t* ip = <const int64_t*>idx.data + il.offset
@@ -951,7 +1201,13 @@ cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
                        const int64_t* rshape, const int64_t* rstrides, Storage out) except -1:
     """The ``nb`` strided blocks (``rshape``, ``rstrides``) at the int64 element offsets
     ``offs`` of ``src``, packed into the C-contiguous ``out``."""
-    backend(src)
+    if src.device is not CPU_DEVICE:
+        same_device(src, offs, "gather")
+        _devices.backend(src.device).gather_blocks(
+            code, <uintptr_t>src.data, src.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
+            [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
+            <uintptr_t>out.data)
+        return 0
     with nogil:
         cpu.gather_blocks(code, src.data, <const int64_t*>offs.data, nb, rnd, rshape,
                           rstrides, out.data)
@@ -962,7 +1218,13 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
                         const int64_t* rshape, const int64_t* rstrides,
                         Storage values) except -1:
     """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
-    backend(dst)
+    if dst.device is not CPU_DEVICE:
+        same_device(dst, values, "setitem")
+        _devices.backend(dst.device).scatter_blocks(
+            code, <uintptr_t>dst.data, dst.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
+            [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
+            <uintptr_t>values.data)
+        return 0
     with nogil:
         cpu.scatter_blocks(code, dst.data, <const int64_t*>offs.data, nb, rnd, rshape,
                            rstrides, values.data)
@@ -971,7 +1233,9 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
 
 cdef int64_t count_true(Storage mask, Layout l) except -1:
     """How many elements of the C-contiguous bool ``l`` are true."""
-    backend(mask)
+    if mask.device is not CPU_DEVICE:
+        return _devices.backend(mask.device).count_true(<uintptr_t>at(mask, l, DT_BOOL),
+                                                        l.shape)
     cdef const uint8_t* p = <const uint8_t*>at(mask, l, DT_BOOL)
     cdef int64_t n = l.size, count
     with nogil:
@@ -983,7 +1247,12 @@ cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
                        int64_t row, Storage out) except -1:
     """The rows (``row`` elements each) of the C-contiguous ``l`` where the bool ``ml`` is
     true, packed into ``out``, which has room for one row more than selected."""
-    backend(src)
+    if src.device is not CPU_DEVICE:
+        same_device(src, mask, "indexing")
+        _devices.backend(src.device).compress_rows(code, <uintptr_t>at(src, l, code),
+                                                   <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
+                                                   row, <uintptr_t>out.data)
+        return 0
     cdef const char* p = at(src, l, code)
     cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
     cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
@@ -996,7 +1265,12 @@ cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, i
                      Storage values, bint repeat) except -1:
     """The rows of the C-contiguous ``values`` written over the rows of ``l`` where the bool
     ``ml`` is true (its one row over each of them with ``repeat``)."""
-    backend(dst)
+    if dst.device is not CPU_DEVICE:
+        same_device(dst, mask, "setitem")
+        _devices.backend(dst.device).expand_rows(code, <uintptr_t>at(dst, l, code),
+                                                 <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
+                                                 row, <uintptr_t>values.data, repeat)
+        return 0
     cdef char* p = at(dst, l, code)
     cdef const uint8_t* mp = <const uint8_t*>at(mask, ml, DT_BOOL)
     cdef int64_t n = ml.size, row_bytes = row * ITEMSIZE[code]
@@ -1009,32 +1283,69 @@ cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, i
 cdef int progression(Storage out, int code, int64_t n, double complex start,
                      double complex step) except -1:
     """``out[i] = start + i * step`` for ``i < n`` (the real parts for a real ``code``)."""
-    backend(out)
+    cdef Storage host = _host_twin(out, n, code)
     with nogil:
-        cpu.progression(code, out.data, n, start.real, start.imag, step.real, step.imag)
-    return 0
+        cpu.progression(code, host.data, n, start.real, start.imag, step.real, step.imag)
+    return _from_twin(host, out, n, code)
 
 
 cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
                          int64_t step) except -1:
     """``out[i] = start + i * step`` for ``i < n`` in integer (or bool) arithmetic."""
-    backend(out)
+    cdef Storage host = _host_twin(out, n, code)
     with nogil:
-        cpu.int_progression(code, out.data, n, start, step)
+        cpu.int_progression(code, host.data, n, start, step)
+    return _from_twin(host, out, n, code)
+
+
+cdef Storage _host_twin(Storage out, int64_t n, int code):
+    """``out`` itself on the CPU; elsewhere a host buffer of ``n`` elements that
+    ``_from_twin`` copies to it (a fill computed from scalars, no input array)."""
+    if out.device is CPU_DEVICE:
+        return out
+    return storage_allocate(n * ITEMSIZE[code], False, CPU_DEVICE)
+
+
+cdef int _from_twin(Storage host, Storage out, int64_t n, int code) except -1:
+    if host is not out:
+        transfer(host, 0, out, n * ITEMSIZE[code])
     return 0
 
 
 cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower) except -1:
     """Zero the part of each matrix of the C-contiguous ``l`` above diagonal ``k``
     (``keep_lower``) or below it."""
-    backend(s)
     cdef int64_t rows = l.shape_[l.ndim - 2], cols = l.shape_[l.ndim - 1]
     cdef int64_t batch = l.size // (rows * cols) if rows * cols else 0
+    if s.device is not CPU_DEVICE:
+        if batch:
+            _devices.backend(s.device).zero_triangle(code, <uintptr_t>at(s, l, code), batch,
+                                                     rows, cols, k, keep_lower)
+        return 0
     cdef char* p = at(s, l, code)
     cdef int64_t isz = ITEMSIZE[code]
     with nogil:
         cpu.zero_triangle(p, batch, rows, cols, k, keep_lower, isz)
     return 0
+
+
+cdef tuple device_matmul(Storage sa, Layout la, Storage sb, Layout lb, int code,
+                         tuple shape):
+    """``a @ b`` (both of dtype ``code``) on their device into a fresh C-ordered result of
+    ``shape``; returns ``(storage, layout)``."""
+    same_device(sa, sb, "matmul")
+    cdef int64_t dims[MAXDIM]
+    cdef int i
+    for i in range(len(shape)):
+        dims[i] = shape[i]
+    cdef Layout ol = contiguous(len(shape), dims)
+    cdef Storage o = allocate(ol, code, sa.device)
+    if ol.size:
+        _devices.backend(sa.device).matmul(
+            code, (<uintptr_t>at(sa, la, code), la.shape, la.strides),
+            (<uintptr_t>at(sb, lb, code), lb.shape, lb.strides),
+            (<uintptr_t>o.data, ol.shape, ol.strides))
+    return o, ol
 
 
 cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1:

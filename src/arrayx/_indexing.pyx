@@ -20,6 +20,8 @@ from arrayx._engine cimport take as engine_take
 from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT8, DT_INT64, DT_UINT64
 
 
+from arrayx import _dtypes
+from arrayx._devices import CPU
 from arrayx._strict import FLAGS as _FLAGS
 from arrayx._strict import rule as _rule
 from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
@@ -144,6 +146,8 @@ cdef tuple _resolve(Array a, object key):
 cdef tuple _offsets(Layout view, list positions, list arrays, object device):
     """Element offsets (int64, one per broadcast index) of the selected sub-blocks."""
     cdef Array first = arrays[0]
+    if device != CPU:
+        return _device_offsets(view, positions, arrays, device), first.shape
     cdef int64_t n = first._layout.size
     cdef int64_t shape[1]
     shape[0] = n
@@ -171,6 +175,27 @@ cdef tuple _offsets(Layout view, list positions, list arrays, object device):
                 v += size
             o[i] += v * stride
     return offs, first.shape
+
+
+cdef Array _device_offsets(Layout view, list positions, list arrays, object device):
+    """``_offsets`` computed by elementwise kernels on ``device`` (the indices stay there)."""
+    from arrayx._creation import full
+    from arrayx._data_type_functions import astype
+    from arrayx._searching import argmax, where
+    from arrayx._utility import any as _any
+
+    cdef int64_t n = (<Array>arrays[0])._layout.size
+    offs = full((n,), view.offset, dtype=_dtypes.DTYPES[DT_INT64], device=device)
+    for k in range(len(arrays)):
+        idx = reshape(astype(arrays[k], _dtypes.DTYPES[DT_INT64]), (n,))
+        size = view.shape_[positions[k]]
+        bad = (idx < -size) | (idx >= size)
+        if bool(_any(bad)):
+            v = int(idx[int(argmax(bad))])
+            raise IndexError(f"index {v} is out of bounds for axis {positions[k]} with size "
+                             f"{size}")
+        offs = offs + where(idx < 0, idx + size, idx) * view.strides_[positions[k]]
+    return offs
 
 
 cdef tuple _plan(Array a, object key):

@@ -22,6 +22,10 @@ from libc.stdint cimport uintptr_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
+# The CPU device object, set at the end of this module: arrayx._devices, which it comes from,
+# may itself use this module while it loads (ARRAYX_DEVICE=cuda:0 registers an allocator).
+cdef object CPU = None
+
 cdef extern from "<sys/mman.h>" nogil:
     int madvise(void* addr, size_t length, int advice)
     void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
@@ -152,13 +156,45 @@ cdef class Storage:
         return f"Storage(nbytes={self.nbytes}, device={self.device!r})"
 
 
+# Allocators of the devices that are not the CPU, by device kind: ``fn(nbytes, zero, device)``
+# returns ``(address, owner)``, memory that lives as long as ``owner`` does. A device backend
+# registers its own when it loads (``arrayx._kernels.cuda.runtime``), so this module knows no
+# device library.
+cdef dict DEVICE_ALLOCATORS = {}
+
+
+def register_allocator(str kind, object fn) -> None:
+    """Make ``fn(nbytes, zero, device) -> (address, owner)`` the allocator of ``kind``."""
+    DEVICE_ALLOCATORS[kind] = fn
+
+
+def device_storage(object address, Py_ssize_t nbytes, object owner, object device,
+                   bint readonly=False) -> Storage:
+    """A Storage of ``nbytes`` bytes at ``address`` in ``device``'s memory, kept alive by
+    ``owner`` (a device backend's allocation, or a DLPack producer's tensor)."""
+    if device.kind == "cpu":
+        raise ValueError("device_storage takes device memory; CPU memory is wrapped by wrap")
+    return wrap(<char*><uintptr_t>address, nbytes, owner, readonly, device)
+
+
+cdef Storage _device_allocate(Py_ssize_t nbytes, bint zero, object device):
+    """A fresh buffer in the memory of ``device``, which is not the CPU."""
+    fn = DEVICE_ALLOCATORS.get(device.kind)
+    if fn is None:
+        raise ValueError(f"device {device} is not available here")
+    address, owner = fn(nbytes, zero, device)
+    return wrap(<char*><uintptr_t>address, nbytes, owner, False, device)
+
+
 cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
-    """A fresh buffer of ``nbytes`` bytes (zero-filled when ``zero``)."""
+    """A fresh buffer of ``nbytes`` bytes (zero-filled when ``zero``) on ``device``."""
+    if nbytes < 0:
+        raise ValueError(f"negative buffer size {nbytes}")
+    if device is not CPU and device.kind != "cpu":
+        return _device_allocate(nbytes, zero, device)
     cdef Storage s = Storage.__new__(Storage)
     cdef size_t n = <size_t>nbytes + ALIGN
     cdef void* raw
-    if nbytes < 0:
-        raise ValueError(f"negative buffer size {nbytes}")
     if AX_EXACT_ALLOC_ON:
         with nogil:
             raw = ax_exact_alloc(<size_t>nbytes)
@@ -238,3 +274,8 @@ cdef Storage wrap_aligned(char* data, Py_ssize_t nbytes, object owner, bint read
         memcpy(s.data, data, <size_t>nbytes)
     s.readonly = readonly
     return s
+
+
+from arrayx._devices import CPU as _CPU  # noqa: E402  (see CPU above)
+
+CPU = _CPU

@@ -12,6 +12,7 @@ import numpy as np
 from arrayx._array import Array
 from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
+from arrayx._devices import CPU
 from arrayx._dtypes import complex64, complex128, float32
 
 __all__ = [
@@ -55,11 +56,18 @@ def _length(n: int | None, name: str) -> int | None:
     return n
 
 
+def _run(fn, a: Array, **kwargs: object) -> Array:
+    """``numpy.fft``'s ``fn`` on the CPU; on another device, its library's namesake."""
+    if a.device != CPU:
+        from arrayx._kernels.cuda import library
+
+        return library.fft(fn.__name__, a, **kwargs)
+    return asarray(fn(np.asarray(a), **kwargs))
+
+
 def _one(fn, name: str, real: bool, x, n, axis, norm) -> Array:
     a = _input(x, name, real)
-    out = fn(np.asarray(a), n=_length(n, name), axis=operator.index(axis),
-             norm=_norm(norm, name))
-    return asarray(out)
+    return _run(fn, a, n=_length(n, name), axis=operator.index(axis), norm=_norm(norm, name))
 
 
 def _s_axes(a: Array, s: Sequence[int] | None, axes: Sequence[int] | None,
@@ -81,7 +89,7 @@ def _s_axes(a: Array, s: Sequence[int] | None, axes: Sequence[int] | None,
 def _many(fn, name: str, real: bool, x, s, axes, norm) -> Array:
     a = _input(x, name, real)
     s, axes = _s_axes(a, s, axes, name)
-    return asarray(fn(np.asarray(a), s=s, axes=axes, norm=_norm(norm, name)))
+    return _run(fn, a, s=s, axes=axes, norm=_norm(norm, name))
 
 
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:

@@ -21,10 +21,12 @@ from arrayx._engine cimport (
     ITEMSIZE, MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat,
     MatmulPlan, promote_codes,
 )
+from arrayx._engine cimport device_matmul
 from arrayx._engine cimport matmul as engine_matmul
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
+from arrayx._devices import CPU
 from arrayx._elementwise import multiply
 from arrayx._manipulation import reshape
 
@@ -35,7 +37,7 @@ cdef int64_t BLAS_MIN_WORK = 4096
 cdef int64_t INT_MAX = 2147483647
 
 
-cdef void describe(Array x, bint vector_is_row, Mat* m) noexcept:
+cdef int describe(Array x, bint vector_is_row, Mat* m) except -1:
     """``x`` as a stack of matrices; a 1-D ``x`` is one row (``vector_is_row``) or column."""
     cdef Layout L = x._layout
     cdef int nd = L.ndim
@@ -48,13 +50,14 @@ cdef void describe(Array x, bint vector_is_row, Mat* m) noexcept:
             m.rows, m.cols, m.s0, m.s1 = 1, L.shape_[0], 0, L.strides_[0]
         else:
             m.rows, m.cols, m.s0, m.s1 = L.shape_[0], 1, L.strides_[0], 0
-        return
+        return 0
     m.nbatch = nd - 2
     m.rows, m.cols = L.shape_[nd - 2], L.shape_[nd - 1]
     m.s0, m.s1 = L.strides_[nd - 2], L.strides_[nd - 1]
     for i in range(nd - 2):
         m.bshape[i] = L.shape_[i]
         m.bstride[i] = L.strides_[i] * isz
+    return 0
 
 
 cdef bint blas_order(Mat* m, char* trans, int* ld) noexcept:
@@ -154,6 +157,26 @@ cdef Array _as_code(Array x, int code):
     return x if x._code == code else contiguous_copy(x, code)
 
 
+def _product_shape(tuple sa, tuple sb) -> tuple:
+    """The shape of ``a @ b`` for operands of shapes ``sa`` and ``sb`` (at least 1-D)."""
+    cdef tuple a = sa if len(sa) > 1 else (1,) + sa
+    cdef tuple b = sb if len(sb) > 1 else sb + (1,)
+    cdef int na = len(a), nb = len(b)
+    if a[na - 1] != b[nb - 2]:
+        raise ValueError(f"matmul: shapes {sa} and {sb} do not align: the inner dimensions "
+                         f"are {a[na - 1]} and {b[nb - 2]}")
+    cdef int n = max(na, nb) - 2
+    ba = (1,) * (n - na + 2) + a[:na - 2]
+    bb = (1,) * (n - nb + 2) + b[:nb - 2]
+    batch = []
+    for i, j in zip(ba, bb):
+        if i != j and 1 not in (i, j):
+            raise ValueError(f"matmul: batch shapes of {sa} and {sb} do not broadcast")
+        batch.append(j if i == 1 else i)
+    return (tuple(batch) + ((a[na - 2],) if len(sa) > 1 else ())
+            + ((b[nb - 1],) if len(sb) > 1 else ()))
+
+
 cpdef Array matmul_arrays(Array x1, Array x2):
     """``x1 @ x2`` for two arrayx arrays (the standard's 1-D and broadcasting rules)."""
     if x1._layout.ndim == 0 or x2._layout.ndim == 0:
@@ -165,6 +188,10 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef int code = promote_codes(x1._code, x2._code)
     cdef Array a = _as_code(x1, code)
     cdef Array b = _as_code(x2, code)
+    if a._storage.device is not CPU:
+        found = device_matmul(a._storage, a._layout, b._storage, b._layout, code,
+                              _product_shape(x1.shape, x2.shape))
+        return wrap(found[0], found[1], code)
     cdef MatmulPlan p
     describe(a, True, &p.a)
     describe(b, False, &p.b)

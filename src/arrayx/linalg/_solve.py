@@ -19,7 +19,7 @@ from arrayx._elementwise import abs, conj, log, sign
 from arrayx._manipulation import broadcast_shapes, broadcast_to, matrix_transpose
 from arrayx._searching import count_nonzero, where
 from arrayx._statistical import max, prod, sum
-from arrayx.linalg import _lapack
+from arrayx.linalg import _lapack_dispatch
 from arrayx.linalg._bridge import FLOATING, array_arg, floating_stack, square_stack
 from arrayx.linalg._decompositions import svd, svdvals
 from arrayx.linalg._diagonal import diagonal
@@ -92,7 +92,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     if vector:
         b = b[:, None]
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    x = _lapack.solve(broadcast_to(a, batch + a.shape[-2:]),
+    x = _lapack_dispatch.solve(broadcast_to(a, batch + a.shape[-2:]),
                       broadcast_to(b, batch + b.shape[-2:]), dtype)
     return x[..., 0] if vector else x
 
@@ -124,7 +124,7 @@ def inv(x: Array, /) -> Array:
     Array([[0.5 , 0.  ],
            [0.  , 0.25]], dtype=float64)
     """
-    return _lapack.inv(square_stack(x, "inv"))
+    return _lapack_dispatch.inv(square_stack(x, "inv"))
 
 
 def det(x: Array, /) -> Array:
@@ -153,7 +153,7 @@ def det(x: Array, /) -> Array:
     >>> round(float(xp.linalg.det(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))), 12)
     -2.0
     """
-    lu, parity = _lapack.lu_factor(square_stack(x, "det"), "det")
+    lu, parity = _lapack_dispatch.lu_factor(square_stack(x, "det"), "det")
     return prod(diagonal(lu), axis=-1) * parity
 
 
@@ -185,7 +185,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     >>> float(sign), round(float(logabsdet), 6)
     (-1.0, 1.791759)
     """
-    lu, parity = _lapack.lu_factor(square_stack(x, "slogdet"), "slogdet")
+    lu, parity = _lapack_dispatch.lu_factor(square_stack(x, "slogdet"), "slogdet")
     u = diagonal(lu)
     # sign(0) is 0, so a singular matrix has sign 0 and logabsdet -inf, as NumPy gives.
     return SlogdetResult(prod(sign(u), axis=-1) * parity, sum(log(abs(u)), axis=-1))

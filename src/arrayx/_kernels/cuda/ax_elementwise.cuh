@@ -85,6 +85,28 @@ AX_DEV void binary_contiguous(I n, const T* a, const T* b, R* o) {
         o[i] = static_cast<R>(Op::f(a[i], b[i]));
 }
 
+// --- a cast between a row-major and a column-major view: tiles through shared memory --------
+// out(r, c) = in(r, c) for r < rows, c < cols, with in(r, c) at in[r + c * in_ld] and out(r, c)
+// at o[r * out_ld + c] (a transposed copy: x.T to C order). A block of 32 x 8 threads moves one
+// 32 x 32 tile: it reads the tile along r and writes it along c, so both sides are coalesced.
+template <class Op, class T, class R, class I>
+AX_DEV void transpose_contiguous(I rows, I cols, I in_ld, I out_ld, const T* a, R* o) {
+    __shared__ R tile[32][33];
+    const I r0 = static_cast<I>(blockIdx.y) * 32, c0 = static_cast<I>(blockIdx.x) * 32;
+    const I tx = static_cast<I>(threadIdx.x), ty = static_cast<I>(threadIdx.y);
+#pragma unroll
+    for (I k = 0; k < 32; k += 8) {
+        const I r = r0 + tx, c = c0 + ty + k;
+        if (r < rows && c < cols) tile[ty + k][tx] = static_cast<R>(Op::f(a[r + c * in_ld]));
+    }
+    __syncthreads();
+#pragma unroll
+    for (I k = 0; k < 32; k += 8) {
+        const I r = r0 + ty + k, c = c0 + tx;
+        if (r < rows && c < cols) o[r * out_ld + c] = tile[tx][ty + k];
+    }
+}
+
 // --- out = cond ? x : y, with cond bool and x, y, out of one dtype ---------------------------
 template <class T, int NDIM, class I>
 AX_DEV void where_strided(const Strided<NDIM, 4, I>& p, const bool* c, const T* x, const T* y,

@@ -124,11 +124,48 @@ AX_DEV void reduce_contiguous(I n_out, I n_red, I chunks, const A* in, A* out) {
     __shared__ WarpSlots<A> slots;
     for_each_chunk<I>(n_out, n_red, chunks, [&](auto pair, auto o, auto first, auto end) {
         const A* row = in + o * uindex_t<I>(n_red);
-        A acc = Op::template identity<A>();
-        for (auto j = first + threadIdx.x; j < end; j += blockDim.x) acc = Op::f(acc, row[j]);
+        // Four independent loads in flight per thread: one at a time leaves the memory
+        // system half idle (48% of the H200's bandwidth against 88% for CUB's sum).
+        A acc = Op::template identity<A>(), acc1 = acc, acc2 = acc, acc3 = acc;
+        const auto step = blockDim.x;
+        auto j = first + threadIdx.x;
+        for (; j + 3 * step < end; j += 4 * step) {
+            acc = Op::f(acc, row[j]);
+            acc1 = Op::f(acc1, row[j + step]);
+            acc2 = Op::f(acc2, row[j + 2 * step]);
+            acc3 = Op::f(acc3, row[j + 3 * step]);
+        }
+        for (; j < end; j += step) acc = Op::f(acc, row[j]);
+        acc = Op::f(Op::f(acc, acc1), Op::f(acc2, acc3));
         acc = block_fold<Op>(acc, slots);
         if (threadIdx.x == 0) out[pair] = acc;
     });
+}
+
+// Folds over the rows of contiguous columns (a C-ordered array reduced over its leading
+// axes, such as sum(axis=0) of a matrix). A block of 32 x 8 threads covers 32 neighbouring
+// columns and chunk blockIdx.y of the rows: thread (x, y) folds rows y, y + 8, ... of the
+// chunk in its column, so a warp reads 32 neighbouring elements of one row, then row 0 of the
+// block folds the 8 partials of each column. Results go to out[chunk * cols + column]; with
+// more than one chunk they are partials that a second launch, one chunk, folds the same way.
+template <class Op, class A, class I>
+AX_DEV void colreduce_contiguous(I rows, I cols, I row_stride, I chunks, const A* in, A* out) {
+    using U = uindex_t<I>;
+    __shared__ WarpSlots<A> slots[8];
+    const U col = U(blockIdx.x) * 32u + U(threadIdx.x);
+    const U len = (U(rows) + U(chunks) - 1) / U(chunks);
+    const U first = U(blockIdx.y) * len;
+    const U end = first + len < U(rows) ? first + len : U(rows);
+    A acc = Op::template identity<A>();
+    if (col < U(cols))
+        for (U r = first + threadIdx.y; r < end; r += blockDim.y)
+            acc = Op::f(acc, in[static_cast<I>(r) * row_stride + static_cast<I>(col)]);
+    slots[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0 && col < U(cols)) {
+        for (unsigned y = 1; y < blockDim.y; ++y) acc = Op::f(acc, slots[y][threadIdx.x]);
+        out[U(blockIdx.y) * U(cols) + col] = acc;
+    }
 }
 
 // --- argmax / argmin: (value, position) pairs; the first NaN wins, then the first extreme ---

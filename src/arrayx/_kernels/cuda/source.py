@@ -20,6 +20,12 @@ Kinds, ops and dtypes:
 - ``argreduce``: ``ops.ARG_REDUCE`` (``argmax``, ``argmin`` of real dtypes); positions are
   int64.
 - ``scan``: ``ops.SCAN`` (``cumulative_sum``, ``cumulative_prod``) along the last axis.
+- ``colreduce``: the folds of ``reduce`` over the rows of contiguous columns (a C-ordered
+  array reduced over its leading axes), contiguous only: threads of a warp read neighbouring
+  columns of one row.
+- ``transpose``: op ``transpose``, dtypes ``(source, destination)`` as a cast, between a
+  column-major and a row-major matrix (a copy of ``x.T`` to C order), contiguous only: tiles
+  through shared memory, so that reads and writes are both coalesced.
 
 Strided kernels take a ``Strided`` (or, for reductions, ``ReduceParams``) struct by value, laid
 out as consecutive integers of the index type (see ``ax_elementwise.cuh``, ``ax_reduce.cuh``);
@@ -72,8 +78,13 @@ _FOLDS = {name: (functor, ops.KIND_BITS[kinds]) for name, kinds, functor in ops.
 _ARGFOLDS = {name: ("true" if want_max else "false", ops.KIND_BITS[kinds])
              for name, kinds, want_max in ops.ARG_REDUCE}
 _SCANS = {name: (functor, ops.KIND_BITS[kinds]) for name, kinds, functor in ops.SCAN}
+_FOLD_KINDS = {"reduce": _FOLDS, "colreduce": _FOLDS, "argreduce": _ARGFOLDS, "scan": _SCANS}
 
-KINDS = ("unary", "binary", "cast", "where", "reduce", "argreduce", "scan")
+# Kinds whose kernels exist in the contiguous form only.
+_CONTIGUOUS_ONLY = frozenset({"colreduce", "transpose"})
+
+KINDS = ("unary", "binary", "cast", "where", "reduce", "argreduce", "scan", "colreduce",
+         "transpose")
 """The kernel kinds, in the order :func:`all_keys` lists them."""
 
 _ELEMENTWISE = {
@@ -116,9 +127,9 @@ def _op_mask(kind: str, op: str) -> str:
         mask = ops.KIND_BITS[kinds]
         # As on the CPU: integer and bool inputs of float ops are cast before the kernel.
         return f"({mask}) & K_FLOAT" if result == "float" else mask
-    if kind in ("cast", "where"):
+    if kind in ("cast", "where", "transpose"):
         return "K_ALL"
-    return {"reduce": _FOLDS, "argreduce": _ARGFOLDS, "scan": _SCANS}[kind][op][1]
+    return _FOLD_KINDS[kind][op][1]
 
 
 def kind_ops(kind: str) -> list[str]:
@@ -135,9 +146,9 @@ def kind_ops(kind: str) -> list[str]:
     """
     if kind in _ELEMENTWISE:
         return list(_ELEMENTWISE[kind])
-    if kind in ("cast", "where"):
+    if kind in ("cast", "where", "transpose"):
         return [kind]
-    return list({"reduce": _FOLDS, "argreduce": _ARGFOLDS, "scan": _SCANS}[kind])
+    return list(_FOLD_KINDS[kind])
 
 
 def op_dtypes(kind: str, op: str) -> list[tuple[int, ...]]:
@@ -161,7 +172,7 @@ def op_dtypes(kind: str, op: str) -> list[tuple[int, ...]]:
             codes &= _MASKS["K_FLOAT"]
     else:
         codes = _mask_codes(_op_mask(kind, op))
-    if kind == "cast":
+    if kind in ("cast", "transpose"):
         return [(s, d) for s in sorted(codes) for d in sorted(codes)]
     return [(c,) for c in sorted(codes)]
 
@@ -219,6 +230,8 @@ def check_key(key: KernelKey) -> None:
         raise ValueError(f"{key.kind} {key.op} has no CUDA kernel for dtype codes {key.dtypes}")
     if key.index_bits not in (32, 64):
         raise ValueError(f"index_bits must be 32 or 64, not {key.index_bits}")
+    if key.kind in _CONTIGUOUS_ONLY and not key.contiguous:
+        raise ValueError(f"{key.kind} kernels are contiguous only")
     if key.contiguous != (key.ndim == 0) or key.ndim < 0:
         raise ValueError("a contiguous kernel has ndim 0 and a strided one ndim >= 1, "
                          f"not ndim {key.ndim} with contiguous={key.contiguous}")
@@ -268,7 +281,8 @@ def functor_source(kind: str, op: str) -> str:
 
 # The counts a contiguous kernel takes in place of a layout struct.
 _COUNTS = {"reduce": ("n_out", "n_red", "chunks"), "argreduce": ("n_out", "n_red", "chunks"),
-           "scan": ("rows", "n")}
+           "scan": ("rows", "n"), "colreduce": ("rows", "cols", "row_stride", "chunks"),
+           "transpose": ("rows", "cols", "in_ld", "out_ld")}
 
 
 def _kernel(key: KernelKey) -> str:
@@ -282,17 +296,18 @@ def _kernel(key: KernelKey) -> str:
         check = f"ax::op_accepts<{mask}, ax::{res}, {c}, {rc}>"
     else:
         check = f"((({mask}) >> {c}) & 1u) != 0"
-    if key.kind in ("unary", "binary", "cast"):
-        fn = "unary" if key.kind == "cast" else key.kind
-        functor = f"ax::op_cast_to<{r}>" if key.kind == "cast" else f"ax::op_{key.op}"
+    if key.kind in ("unary", "binary", "cast", "transpose"):
+        fn = {"cast": "unary"}.get(key.kind, key.kind)
+        cast = key.kind in ("cast", "transpose")
+        functor = f"ax::op_cast_to<{r}>" if cast else f"ax::op_{key.op}"
         targs = f"{functor}, {t}, {r}"
-        names = ["a", "o"] if fn == "unary" else ["a", "b", "o"]
+        names = ["a", "b", "o"] if fn == "binary" else ["a", "o"]
         params = [f"const {t}* {x}" for x in names[:-1]] + [f"{r}* o"]
     elif key.kind == "where":
         fn, targs, names = "where", t, ["c", "x", "y", "o"]
         params = ["const bool* c", f"const {t}* x", f"const {t}* y", f"{t}* o"]
-    elif key.kind == "scan":
-        fn, targs, names = "scan", f"ax::{_SCANS[key.op][0]}, {t}", ["in", "out"]
+    elif key.kind in ("scan", "colreduce"):
+        fn, targs, names = key.kind, f"ax::{_FOLD_KINDS[key.kind][key.op][0]}, {t}", ["in", "out"]
         params = [f"const {t}* in", f"{t}* out"]
     else:
         fn, names = key.kind, ["in", "out"]
@@ -389,4 +404,5 @@ def all_keys(ndims: Iterable[int] = (1, 2, 3)) -> list[KernelKey]:
     layouts = [(0, True)] + [(n, False) for n in ndims]
     return [KernelKey(kind, op, dtypes, ndim, contiguous, bits)
             for kind in KINDS for op in kind_ops(kind) for dtypes in op_dtypes(kind, op)
-            for ndim, contiguous in layouts for bits in (32, 64)]
+            for ndim, contiguous in layouts for bits in (32, 64)
+            if contiguous or kind not in _CONTIGUOUS_ONLY]

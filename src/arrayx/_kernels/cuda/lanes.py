@@ -1,0 +1,228 @@
+"""Sorts, searches, set runs, gathers, scatters and products on a GPU, through CuPy.
+
+The design lets these call the libraries made for them (CUB and Thrust sorts, cuBLAS) on
+zero-copy views of arrayx's memory: :class:`Lanes` is the engine's lane entries (see the end of
+``_engine.pyx``) written once against an array module ``xm`` and a ``view`` that sees device
+memory as one of its arrays. The CUDA backend mixes it in with CuPy; the tests' host stand-in
+(``tests/fake_cuda.py``) with NumPy, so the engine's glue is checked without a GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["Lanes"]
+
+
+class Lanes:
+    """The engine's lane, set, gather and product entries over ``self.xm`` views."""
+
+    xm: object
+    """The array module (CuPy on a GPU)."""
+
+    def view(self, address: int, shape: Sequence[int], strides: Sequence[int],
+             code: int) -> object:
+        """``shape`` elements of dtype ``code`` at ``address`` with element ``strides``, as
+        an array of ``xm`` sharing the memory."""
+        raise NotImplementedError
+
+    def _flat(self, address: int, n: int, code: int) -> object:
+        return self.view(address, (n,), (1,), code)
+
+    def _rows(self, address: int, rows: int, n: int, code: int) -> object:
+        return self.view(address, (rows, n), (n, 1), code)
+
+    def _scatter_add(self, out: object, idx: object, values: object) -> None:
+        """``out[idx] += values`` with repeated indices adding up."""
+        raise NotImplementedError
+
+    def _argsort(self, v: object) -> object:
+        """The stable sorting permutation of each row of ``v`` (CuPy's sorts are stable)."""
+        return self.xm.argsort(v, axis=-1)
+
+    # --- sorting and searching ---------------------------------------------------------------
+
+    def sort_rows(self, code: int, address: int, rows: int, n: int, desc: bool) -> None:
+        """Sort each of ``rows`` contiguous rows of ``n`` in place (stable)."""
+        v = self._rows(address, rows, n, code)
+        if desc:
+            v[...] = self.xm.sort(v[:, ::-1], axis=-1)[:, ::-1]
+        else:
+            v.sort(axis=-1)
+
+    def argsort_rows(self, code: int, address: int, out: int, rows: int, n: int,
+                     desc: bool) -> None:
+        """The stable sorting permutation of each row, into int64 ``out``."""
+        v = self._rows(address, rows, n, code)
+        o = self._rows(out, rows, n, 4)
+        if desc:
+            # Stable descending: the reversed order of a stable ascending sort of the reversed
+            # row keeps equal elements in their first order.
+            o[...] = (n - 1 - self._argsort(v[:, ::-1]))[:, ::-1]
+        else:
+            o[...] = self._argsort(v)
+
+    def searchsorted(self, code: int, address: int, n: int, sorter: int | None, values: int,
+                     m: int, right: bool, out: int) -> None:
+        """Where each of ``m`` values goes among ``n`` sorted ones (through ``sorter``)."""
+        xm = self.xm
+        s = self._flat(address, n, code)
+        if sorter is not None:
+            order = self._flat(sorter, n, 4)
+            if n and bool(((order < 0) | (order >= n)).any()):
+                bad = int(order[(order < 0) | (order >= n)][0])
+                raise IndexError(f"sorter holds an index out of range: {bad}")
+            s = s[order]
+        self._flat(out, m, 4)[...] = xm.searchsorted(s, self._flat(values, m, code),
+                                                     side="right" if right else "left")
+
+    def run_starts(self, code: int, address: int, n: int, starts: int) -> int:
+        """Where each run of equal elements of ``n`` sorted ones starts; the run count."""
+        xm = self.xm
+        if n == 0:
+            return 0
+        s = self._flat(address, n, code)
+        new = xm.empty(n, dtype=bool)
+        new[0] = True
+        new[1:] = s[1:] != s[:-1]
+        found = xm.nonzero(new)[0]
+        self._flat(starts, found.size, 4)[...] = found
+        return int(found.size)
+
+    def run_lengths(self, starts: int, groups: int, n: int, counts: int) -> None:
+        """The length of each run from where they start."""
+        if groups == 0:
+            return
+        s = self._flat(starts, groups, 4)
+        c = self._flat(counts, groups, 4)
+        c[:-1] = s[1:] - s[:-1]
+        c[-1:] = n - s[-1:]
+
+    def run_labels(self, order: int, starts: int, groups: int, n: int, labels: int) -> None:
+        """Each element's run, through the sorting permutation ``order``."""
+        xm = self.xm
+        if n == 0:
+            return
+        position = xm.arange(n, dtype=xm.int64)
+        run = xm.searchsorted(self._flat(starts, groups, 4), position, side="right") - 1
+        self._flat(labels, n, 4)[self._flat(order, n, 4)] = run
+
+    def isin(self, code: int, table: int, n: int, values: int, m: int, invert: bool,
+             out: int) -> None:
+        """Whether each of ``m`` values occurs among ``n`` sorted ones."""
+        xm = self.xm
+        v = self._flat(values, m, code)
+        o = self._flat(out, m, 0)
+        if n == 0:
+            o[...] = invert
+            return
+        t = self._flat(table, n, code)
+        at = xm.minimum(xm.searchsorted(t, v), n - 1)
+        found = t[at] == v
+        o[...] = ~found if invert else found
+
+    # --- masks --------------------------------------------------------------------------------
+
+    def count_true(self, address: int, shape: Sequence[int]) -> int:
+        """How many of the C-contiguous bools are true."""
+        return int(self.xm.count_nonzero(self.view(address, shape, _c_strides(shape), 0)))
+
+    def nonzero(self, address: int, shape: Sequence[int], count: int,
+                outs: Sequence[int]) -> None:
+        """The positions of the true elements, one int64 array of ``count`` per axis."""
+        found = self.xm.nonzero(self.view(address, shape, _c_strides(shape), 0))
+        for positions, out in zip(found, outs, strict=True):
+            self._flat(out, count, 4)[...] = positions
+
+    def compress_rows(self, code: int, address: int, mask: int, n: int, row: int,
+                      out: int) -> None:
+        """The rows of ``row`` elements where the ``n`` bools are true, packed at ``out``."""
+        m = self._flat(mask, n, 0)
+        picked = self._rows(address, n, row, code)[m]
+        self._rows(out, picked.shape[0], row, code)[...] = picked
+
+    def expand_rows(self, code: int, address: int, mask: int, n: int, row: int, values: int,
+                    repeat: bool) -> None:
+        """The rows of ``values`` written over the rows where the ``n`` bools are true (its one
+        row over each with ``repeat``)."""
+        m = self._flat(mask, n, 0)
+        rows = self._rows(address, n, row, code)
+        count = 1 if repeat else int(self.xm.count_nonzero(m))
+        rows[m] = self._rows(values, count, row, code)
+
+    # --- gathers and scatters -----------------------------------------------------------------
+
+    def gather(self, code: int, src: int, size: int, idx: int, m: int, out: int) -> None:
+        """``out[i] = src[idx[i]]`` (indices trusted; ``size`` elements at ``src``)."""
+        self._flat(out, m, code)[...] = self._flat(src, size, code)[self._flat(idx, m, 4)]
+
+    def take(self, code: int, address: int, n: int, stride: int, idx: int, m: int,
+             out: int) -> int:
+        """``out[i] = x[idx[i]]`` along ``n`` elements ``stride`` apart, negative indices
+        counting from the end: the first position whose index is out of range, or -1."""
+        xm = self.xm
+        i = self._flat(idx, m, 4)
+        bad = (i < -n) | (i >= n)
+        if m and bool(bad.any()):
+            return int(xm.argmax(bad))
+        x = self.view(address, (n,), (stride,), code)
+        self._flat(out, m, code)[...] = x[xm.where(i < 0, i + n, i)]
+        return -1
+
+    def scatter_add(self, code: int, values: int, idx: int, m: int, out: int, n: int) -> int:
+        """``out[idx[i]] += values[i]``: the first ``i`` whose index is out of range, or -1."""
+        xm = self.xm
+        i = self._flat(idx, m, 4)
+        bad = (i < 0) | (i >= n)
+        if m and bool(bad.any()):
+            return int(xm.argmax(bad))
+        self._scatter_add(self._flat(out, n, code), i, self._flat(values, m, code))
+        return -1
+
+    def _block_positions(self, offs: int, nb: int, rshape: Sequence[int],
+                         rstrides: Sequence[int]) -> object:
+        xm = self.xm
+        inner = xm.zeros(tuple(rshape), dtype=xm.int64)
+        for axis, (extent, stride) in enumerate(zip(rshape, rstrides, strict=True)):
+            shape = [1] * len(rshape)
+            shape[axis] = extent
+            inner = inner + (xm.arange(extent, dtype=xm.int64) * stride).reshape(shape)
+        return self._flat(offs, nb, 4).reshape((nb,) + (1,) * len(rshape)) + inner
+
+    def gather_blocks(self, code: int, src: int, size: int, offs: int, nb: int,
+                      rshape: Sequence[int], rstrides: Sequence[int], out: int) -> None:
+        """The ``nb`` strided blocks at the element offsets ``offs`` of ``src`` (``size``
+        elements from ``src``), packed into the C-contiguous ``out``."""
+        shape = (nb, *rshape)
+        self.view(out, shape, _c_strides(shape), code)[...] = self._flat(src, size, code)[
+            self._block_positions(offs, nb, rshape, rstrides)]
+
+    def scatter_blocks(self, code: int, dst: int, size: int, offs: int, nb: int,
+                       rshape: Sequence[int], rstrides: Sequence[int], values: int) -> None:
+        """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
+        shape = (nb, *rshape)
+        self._flat(dst, size, code)[self._block_positions(offs, nb, rshape, rstrides)] = \
+            self.view(values, shape, _c_strides(shape), code)
+
+    # --- fills and products -------------------------------------------------------------------
+
+    def zero_triangle(self, code: int, address: int, batch: int, rows: int, cols: int, k: int,
+                      keep_lower: bool) -> None:
+        """Zero each matrix above diagonal ``k`` (``keep_lower``) or below it."""
+        v = self.view(address, (batch, rows, cols), (rows * cols, cols, 1), code)
+        v[...] = self.xm.tril(v, k) if keep_lower else self.xm.triu(v, k)
+
+    def matmul(self, code: int, a: tuple, b: tuple, out: tuple) -> None:
+        """``a @ b`` into ``out``; each is ``(address, shape, element strides)`` of dtype
+        ``code``, and ``out`` has the product's shape (C-contiguous)."""
+        self.xm.matmul(self.view(a[0], a[1], a[2], code), self.view(b[0], b[1], b[2], code),
+                       out=self.view(out[0], out[1], out[2], code))
+
+
+def _c_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    strides = []
+    step = 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
