@@ -23,6 +23,9 @@ suite() {
         echo "arrayx comes from the source tree, not the installed package"; return 1; }
     echo "tests at ISA level $2 ($("$1" --version), arrayx from $("$1" -c 'import arrayx; print(arrayx.__file__)'))"
     ARRAYX_CPU_LEVEL="$2" "$1" -m pytest tests -n 2 -q
+    # The engine's device branches without a GPU: tests/test_cuda.py on cuda:0 backed by host
+    # memory (tests/fake_cuda.py); the real kernels run on a GPU (tools/gpu_check.sh).
+    ARRAYX_CPU_LEVEL="$2" ARRAYX_FAKE_CUDA=1 "$1" -m pytest tests/test_cuda.py -n 2 -q
 }
 
 # our_warnings LOG: the compiler's warnings about arrayx's own sources in a build log (none

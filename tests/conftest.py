@@ -9,6 +9,13 @@ import os
 # needs) are on only with it.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+if os.environ.get("ARRAYX_FAKE_CUDA"):
+    # cuda:0 backed by host memory (tests/fake_cuda.py): the engine's device paths without a
+    # GPU.
+    import fake_cuda  # noqa: E402
+
+    fake_cuda.install()
+
 import numpy as np  # noqa: E402
 from hypothesis import settings
 from hypothesis import strategies as st
