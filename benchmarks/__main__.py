@@ -2,6 +2,10 @@
 [--plot FILE] [SUITE ...]``, or the whole programs: ``python -m benchmarks workloads
 [--rounds N] [--busy] ...`` (``benchmarks/workloads.py``: each library in its own process).
 
+A suite module has ``run(repeats)``; it may also have ``skip_reason()`` (a suite that cannot
+run here prints one line saying why and is left out), its own ``table(timings)`` and
+``suite_info()`` (recorded in the JSON). ``cuda`` (arrayx against CuPy on a GPU) has all three.
+
 Unset ``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` in the benchmark command only (they slow
 NumPy's BLAS on some machines): ``env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python -m
 benchmarks``.
@@ -16,6 +20,7 @@ import arrayx as xp
 from benchmarks import (
     bench_autograd,
     bench_calls,
+    bench_cuda,
     bench_dask,
     bench_elementwise,
     bench_foundation,
@@ -30,7 +35,7 @@ from benchmarks.report import run_record, write_json, write_plot
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise, "calls": bench_calls,
     "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
-    "dask": bench_dask, "autograd": bench_autograd,
+    "dask": bench_dask, "autograd": bench_autograd, "cuda": bench_cuda,
 }
 
 
@@ -62,14 +67,28 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown suite(s): {', '.join(unknown)}")
     if args.threads:
         xp.set_num_threads(args.threads)
+    names = []
+    for name in args.suites or SUITES:
+        skip = getattr(SUITES[name], "skip_reason", None)
+        reason = skip() if skip else None
+        if reason:
+            print(f"{name}: skipped ({reason})", flush=True)
+        else:
+            names.append(name)
+    if not names:
+        return
     print(describe_environment())
     results: dict[str, list[Timing]] = {}
-    for name in args.suites or SUITES:
+    for name in names:
         print(f"\n== {name}")
         results[name] = SUITES[name].run(repeats(args.quick))
-        print(table(results[name]), flush=True)
+        text = getattr(SUITES[name], "table", table)(results[name])
+        if text:
+            print(text, flush=True)
     if args.json or args.plot:
-        record = run_record(results, args.quick)
+        info = {name: SUITES[name].suite_info() for name in names
+                if hasattr(SUITES[name], "suite_info")}
+        record = run_record(results, args.quick, info)
         if args.json:
             write_json(args.json, record)
         if args.plot:

@@ -18,7 +18,8 @@ from benchmarks.harness import Timing, settings
 __all__ = ["run_record", "write_json", "write_plot"]
 
 
-def run_record(results: dict[str, list[Timing]], quick: bool) -> dict:
+def run_record(results: dict[str, list[Timing]], quick: bool,
+               suite_info: dict[str, dict] | None = None) -> dict:
     """A run as plain data: when, where, with what settings, and each case's times.
 
     Parameters
@@ -27,15 +28,19 @@ def run_record(results: dict[str, list[Timing]], quick: bool) -> dict:
         The timings of each suite that ran, by suite name.
     quick : bool
         Whether the run used ``--quick``.
+    suite_info : dict of str to dict, optional
+        What suites report of their own setting, by suite name (the GPU of ``cuda``).
 
     Returns
     -------
     dict
         ``measured`` (UTC, ISO 8601), ``cpu``, ``cpus``, ``threads``, ``quick``, the
-        environment lines the run printed, and ``cases``: suite, case, seconds per call of
-        each library, their ratio and the target.
+        environment lines the run printed, ``suites`` (``suite_info``, when given) and
+        ``cases``: suite, case, seconds per call of each library (``numpy_s`` holds the
+        suite's baseline, CuPy for ``cuda``), their ratio, the target and, where counted, the
+        bytes a call moves.
     """
-    return {
+    record = {
         "measured": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": cpu_model(),
         "cpus": os.cpu_count(),
@@ -44,10 +49,14 @@ def run_record(results: dict[str, list[Timing]], quick: bool) -> dict:
         "environment": settings(),
         "cases": [
             {"suite": suite, "case": t.name, "arrayx_s": t.arrayx, "numpy_s": t.numpy,
-             "ratio": round(t.ratio, 4), "target": t.target}
+             "ratio": round(t.ratio, 4), "target": t.target,
+             **({"nbytes": t.nbytes} if t.nbytes is not None else {})}
             for suite, timings in results.items() for t in timings
         ],
     }
+    if suite_info:
+        record["suites"] = suite_info
+    return record
 
 
 def write_json(path: str | Path, record: dict) -> None:
