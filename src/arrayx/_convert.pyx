@@ -223,7 +223,9 @@ def from_sequence(obj, dtype, device) -> Array:
     """An array holding a Python scalar or a nested sequence of scalars (or 0-d arrays),
     built on the CPU and copied to ``device`` when that is another."""
     cdef Array out = _host_sequence(obj, dtype, device)
-    return out if out._storage.device == device else out.to_device(device)
+    if device is CPU or out._storage.device is device:
+        return out
+    return out.to_device(device)
 
 
 cdef Array _host_sequence(obj, dtype, device):
