@@ -178,16 +178,62 @@ template <> struct extended_type<double> { using type = long double; };
         using W = typename WIDE<T>::type;                                                     \
         return static_cast<T>(dstd::FN(static_cast<W>(a), static_cast<W>(b)));               \
     }
-AX_WIDE_1(acos_, acos, wide_type)
-AX_WIDE_1(asin_, asin, wide_type)
+// libcu++'s inverse trigonometric and hyperbolic functions of complex numbers stray far for
+// complex<float> from |z| ~ 10^3 (asin(1 + 2720i) off in the second digit), lose digits for
+// complex<double> there, and overflow to infinity for large |z|. On the device they are
+// computed in complex<double> by Kahan's formulas ("Branch cuts for complex elementary
+// functions", 1987), which take square roots of 1 +- z and real atan2 and asinh only: no
+// cancellation, no overflow below the largest double, and the branch cuts' signed zeros kept.
+// The host's std::complex is accurate and keeps its own.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+namespace complex_device {
+using D = dstd::complex<double>;
+// 1 - z and 1 + z part by part: (1, 0) - (x, 0) would give the imaginary part +0, not -0.
+AX_HD D one_minus(D z) { return D(1.0 - z.real(), -z.imag()); }
+AX_HD D one_plus(D z) { return D(1.0 + z.real(), z.imag()); }
+AX_HD D asin_d(D z) {
+    const D a = dstd::sqrt(one_minus(z)), b = dstd::sqrt(one_plus(z));
+    return D(dstd::atan2(z.real(), (a * b).real()), dstd::asinh((dstd::conj(a) * b).imag()));
+}
+AX_HD D acos_d(D z) {
+    const D a = dstd::sqrt(one_minus(z)), b = dstd::sqrt(one_plus(z));
+    return D(2.0 * dstd::atan2(a.real(), b.real()), dstd::asinh((dstd::conj(b) * a).imag()));
+}
+AX_HD D asinh_d(D z) {  // asinh(z) = -i asin(iz)
+    const D w = asin_d(D(-z.imag(), z.real()));
+    return D(w.imag(), -w.real());
+}
+AX_HD D acosh_d(D z) {
+    if (z.real() == 0 && dstd::isnan(z.imag())) return D(z.imag(), 1.57079632679489661923);
+    const D a = dstd::sqrt(D(z.real() - 1.0, z.imag())), b = dstd::sqrt(one_plus(z));
+    return D(dstd::asinh((dstd::conj(a) * b).real()), 2.0 * dstd::atan2(a.imag(), b.real()));
+}
+}  // namespace complex_device
+#define AX_COMPLEX_INVERSE(NAME, FN)                                                          \
+    template <class T> AX_HD T NAME(T a) {                                                    \
+        if constexpr (is_complex_v<T>)                                                        \
+            return static_cast<T>(complex_device::FN##_d(complex_device::D(a)));              \
+        else return static_cast<T>(dstd::FN(static_cast<typename wide_type<T>::type>(a)));   \
+    }
+#else
+#define AX_COMPLEX_INVERSE(NAME, FN) AX_WIDE_1(NAME, FN, wide_type)
+#endif
+AX_COMPLEX_INVERSE(acos_, acos)
+AX_COMPLEX_INVERSE(asin_, asin)
 AX_WIDE_1(atan_, atan, wide_type)
 AX_WIDE_1(cos_, cos, wide_type)
 AX_WIDE_1(sin_, sin, wide_type)
 AX_WIDE_1(tan_, tan, wide_type)
 AX_WIDE_1(exp_, exp, wide_type)
 AX_WIDE_1(log_, log, wide_type)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+AX_COMPLEX_INVERSE(acosh_, acosh)
+AX_COMPLEX_INVERSE(asinh_, asinh)
+#else
 AX_WIDE_1(acosh_, acosh, extended_type)
 AX_WIDE_1(asinh_, asinh, extended_type)
+#endif
+#undef AX_COMPLEX_INVERSE
 AX_WIDE_1(atanh_, atanh, extended_type)
 AX_WIDE_1(cosh_, cosh, extended_type)
 AX_WIDE_1(sinh_, sinh, extended_type)
@@ -242,6 +288,9 @@ template <class T> AX_HD T tanh_(T a) {
         using V = typename T::value_type;
         if (dstd::isinf(a.real()) && dstd::isfinite(a.imag()))
             return T(dstd::copysign(V(1), a.real()), dstd::copysign(V(0), a.imag()));
+        // tanh(+-0 + i inf) and tanh(+-0 + i NaN) are +-0 + i NaN (libcu++ gives NaN + i NaN).
+        if (a.real() == V(0) && !dstd::isfinite(a.imag()))
+            return T(a.real(), dstd::numeric_limits<V>::quiet_NaN());
         return dstd::tanh(a);
     } else {
         return static_cast<T>(dstd::tanh(static_cast<typename extended_type<T>::type>(a)));
