@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from conftest import to_np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -55,7 +56,7 @@ def values(data, shape, domain="any", complex_=False, salt=0) -> np.ndarray:
         out *= rng.choice([-1.0, 1.0], shape)
     if complex_:
         out = out + 1j * rng.uniform(lo, hi, shape)
-    return np.asarray(out)
+    return to_np(out)
 
 
 small = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=4)
@@ -170,7 +171,7 @@ def adjusted(draw, change):
 def with_zeros(draw):
     """``draw``, with some inputs set to exactly zero (prod and cumulative_prod)."""
     return adjusted(draw, lambda data, x: np.where(
-        np.asarray(data.draw(hnp.arrays(np.bool_, x.shape), label="zeros")), 0.0, x))
+        to_np(data.draw(hnp.arrays(np.bool_, x.shape), label="zeros")), 0.0, x))
 
 
 def custom(fn, shapes, domain="any", torch_fn=None):
@@ -283,7 +284,7 @@ def _manipulation():
 
     def getitem_array(data, inputs):
         n = inputs[0].shape[0]
-        idx = np.asarray([0, n - 1, 0])
+        idx = to_np([0, n - 1, 0])
         return (lambda ns, a: a[ns.asarray(idx)],
                 (lambda a: a[torch.as_tensor(idx)]) if torch else None)
 
@@ -294,7 +295,7 @@ def _manipulation():
 
     def take(data, inputs):
         n = inputs[0].shape[-1]
-        idx = np.asarray([n - 1, 0, n - 1])
+        idx = to_np([n - 1, 0, n - 1])
         return (lambda ns, a: ns.take(a, ns.asarray(idx), axis=-1),
                 (lambda a: torch.index_select(a, -1, torch.as_tensor(idx))) if torch else None)
 

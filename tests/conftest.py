@@ -1,7 +1,10 @@
-"""Shared hypothesis strategies: NumPy arrays of the standard's dtypes, and their arrayx twins."""
+"""Shared hypothesis strategies: NumPy arrays of the standard's dtypes, and their arrayx twins;
+``to_np``, which reads an arrayx array on any device back as NumPy; and the default device of
+the modules that test the host (``HOST_MODULES``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 # SciPy reads this once, when it is first imported: its array-API code paths (which
@@ -11,12 +14,14 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 if os.environ.get("ARRAYX_FAKE_CUDA"):
     # cuda:0 backed by host memory (tests/fake_cuda.py): the engine's device paths without a
-    # GPU.
+    # GPU; ARRAYX_FAKE_CUDA=default makes it the default device too (as ARRAYX_DEVICE=cuda:0
+    # does on a GPU machine).
     import fake_cuda  # noqa: E402
 
-    fake_cuda.install()
+    fake_cuda.install(default=os.environ["ARRAYX_FAKE_CUDA"] == "default")
 
 import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -40,6 +45,62 @@ DTYPES_BY_KIND = {
     "numeric": NUMERIC, "all": ALL, "real": INTEGER + REAL_FLOAT,
     "integer_or_bool": BOOL + INTEGER,
 }
+
+# With a default device other than the CPU (ARRAYX_DEVICE=cuda:0, or tests/fake_cuda.py), the
+# modules about the array API's semantics run there and read results back with ``to_np``; these
+# modules test the host itself (NumPy's protocols and buffers, the CPU's kernels, threads and
+# libraries, documentation that shows CPU arrays) and run with the CPU as the default device.
+HOST_MODULES = frozenset({
+    "test_alignment", "test_asarray", "test_blas_library", "test_buffer_reuse",
+    "test_cpu_levels", "test_docs", "test_dlpack", "test_fuzz", "test_hardening",
+    "test_hostile_input", "test_import",
+    "test_interop", "test_interop_torch", "test_leaks", "test_memory_order",
+    "test_numpy_protocols", "test_numpy_semantics", "test_parallel_paths", "test_pydata_stack",
+    "test_strict", "test_threads", "test_vector_math", "test_autograd_third_party",
+})
+
+
+@contextlib.contextmanager
+def _cpu_default_device():
+    from arrayx import _devices
+
+    before = _devices.default_device()
+    _devices.set_default_device(_devices.CPU)
+    try:
+        yield
+    finally:
+        _devices.set_default_device(before)
+
+
+@pytest.fixture(autouse=True)
+def _host_modules_on_the_cpu(request: pytest.FixtureRequest):
+    """The CPU as the default device while a test of ``HOST_MODULES`` runs."""
+    if request.module.__name__ in HOST_MODULES:
+        with _cpu_default_device():
+            yield
+    else:
+        yield
+
+
+@pytest.fixture
+def cpu_default():
+    """The CPU as the default device for one test (documentation examples print CPU arrays)."""
+    with _cpu_default_device():
+        yield
+
+
+def to_np(x: object, *args: object, **kwargs: object) -> np.ndarray:
+    """``np.asarray`` of ``x``, an arrayx array on any device brought to the host first (a GPU
+    array refuses ``np.asarray``, as CuPy's does)."""
+    from arrayx import Array
+    from arrayx.autograd._tracer import Tracer
+
+    while isinstance(x, Tracer) and x.node is None:  # a constant's tracer: its value
+        x = x.value
+    if isinstance(x, Array):
+        x = x.to_device("cpu")
+    return np.asarray(x, *args, **kwargs)
+
 
 shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
 nonempty_shapes = hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5)

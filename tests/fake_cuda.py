@@ -10,7 +10,9 @@ GPU (tests/test_cuda.py there).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -54,10 +56,15 @@ class FakeBackend(Lanes):
     def _argsort(self, v: np.ndarray) -> np.ndarray:
         return np.argsort(v, axis=-1, kind="stable")
 
-    def lu_factor_2d(self, a: np.ndarray) -> tuple:
-        from scipy.linalg import lu_factor
+    def linalg_checked(self) -> contextlib.nullcontext:
+        return contextlib.nullcontext()  # numpy.linalg always raises
 
-        return lu_factor(a)
+    def lu_factor_2d(self, a: np.ndarray) -> tuple:
+        from scipy.linalg import LinAlgWarning, lu_factor
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LinAlgWarning)  # singular: det is 0, as cuSOLVER's
+            return lu_factor(a)
 
     def allocate(self, nbytes: int, zero: bool) -> tuple[int, object]:
         memory = np.zeros(max(nbytes, 1) + 64, np.uint8)
@@ -122,9 +129,12 @@ class FakeBackend(Lanes):
         _view(target[0], shape, target[1], code)[...] = fn(x, axis=-1)
 
 
-def install() -> None:
-    """Make ``cuda:0`` available here, backed by :class:`FakeBackend`."""
+def install(default: bool = False) -> None:
+    """Make ``cuda:0`` available here, backed by :class:`FakeBackend` (and the default device
+    with ``default``)."""
     fake = FakeBackend()
     register_allocator("cuda", lambda nbytes, zero, device: fake.allocate(nbytes, zero))
     _devices._available = (_devices.CPU, _devices.Device("cuda", 0))
     _devices.backend = lambda device: fake
+    if default:
+        _devices.set_default_device("cuda:0")

@@ -7,7 +7,7 @@ import array
 
 import numpy as np
 import pytest
-from conftest import ALL, arrays
+from conftest import ALL, arrays, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -19,7 +19,7 @@ import arrayx as xp
 def same_values(got: xp.Array, expected: np.ndarray) -> None:
     assert isinstance(got, xp.Array)
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @given(a=arrays(ALL), data=st.data(), readonly=st.booleans(),
@@ -37,14 +37,14 @@ def test_asarray_of_numpy_views(a: np.ndarray, data: st.DataObject, readonly: bo
     if copy:
         assert got._writeable
         if view.size:
-            assert not np.shares_memory(np.asarray(got), view)
+            assert not np.shares_memory(to_np(got), view)
         got[...] = xp.zeros((), dtype=a.dtype)
         np.testing.assert_array_equal(view, original)
     else:
         assert bool(got._writeable) == view.flags.writeable
         if view.size:
-            assert address(np.asarray(got)) == address(view)
-            assert np.asarray(got).strides == view.strides or view.size == 1
+            assert address(to_np(got)) == address(view)
+            assert to_np(got).strides == view.strides or view.size == 1
 
 
 @given(a=arrays(ALL), data=st.data(), dtype=st.sampled_from(ALL))
@@ -77,24 +77,24 @@ def test_asarray_of_arrayx_arrays(a: np.ndarray, data: st.DataObject, dtype: np.
 @given(data=st.data(), dtype=st.sampled_from(ALL))
 def test_asarray_python_scalars(data: st.DataObject, dtype: np.dtype) -> None:
     value = data.draw(hnp.from_dtype(dtype)).item()
-    same_values(xp.asarray(value, dtype=dtype), np.asarray(value, dtype=dtype))
+    same_values(xp.asarray(value, dtype=dtype), to_np(value, dtype=dtype))
     if isinstance(value, int) and not isinstance(value, bool) and value >= 2**63:
         with pytest.raises(OverflowError):
             xp.asarray(value)
         return
     default = {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}
-    same_values(xp.asarray(value), np.asarray(value, dtype=default[type(value)]))
+    same_values(xp.asarray(value), to_np(value, dtype=default[type(value)]))
 
 
 @given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4)))
 def test_asarray_nested_lists_round_trip(a: np.ndarray) -> None:
     nested = a.tolist()  # an empty axis hides those after it: NumPy sees the same lists
-    same_values(xp.asarray(nested, dtype=a.dtype), np.asarray(nested, dtype=a.dtype))
+    same_values(xp.asarray(nested, dtype=a.dtype), to_np(nested, dtype=a.dtype))
     if a.dtype != np.uint64 or a.size == 0 or int(a.max()) < 2**63:
-        same_values(xp.asarray(nested), np.asarray(nested))
+        same_values(xp.asarray(nested), to_np(nested))
     if a.ndim:
         same_values(xp.asarray(tuple(nested), dtype=a.dtype),
-                    np.asarray(tuple(nested), dtype=a.dtype))
+                    to_np(tuple(nested), dtype=a.dtype))
 
 
 def test_asarray_buffer_protocol_objects_share_memory() -> None:
@@ -104,11 +104,11 @@ def test_asarray_buffer_protocol_objects_share_memory() -> None:
                              (array.array("d", [1.5, 2.5]), np.array([1.5, 2.5]))):
         got = xp.asarray(source)
         same_values(got, expected)
-        view = np.asarray(memoryview(source))
-        assert address(np.asarray(got)) == address(view)
+        view = to_np(memoryview(source))
+        assert address(to_np(got)) == address(view)
         same_values(xp.asarray(source, copy=False), expected)
         copied = xp.asarray(source, copy=True)
-        assert not np.shares_memory(np.asarray(copied), view)
+        assert not np.shares_memory(to_np(copied), view)
         same_values(copied, expected)
     readonly = xp.asarray(b"\x05\x06")
     assert readonly.dtype == xp.uint8 and not readonly._writeable

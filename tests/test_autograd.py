@@ -8,6 +8,7 @@ import weakref
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from needs_torch import import_torch
@@ -45,7 +46,7 @@ def test_array_api_compat_finds_the_traced_namespace():
         xp = compat.array_namespace(x)
         assert xp is traced
         return xp.sum(x * x)
-    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [2.0, 4.0])
+    np.testing.assert_array_equal(to_np(grad(f)(arrayx.asarray([1.0, 2.0]))), [2.0, 4.0])
 
 
 def central(f, x: np.ndarray, step: float = 1e-6) -> np.ndarray:
@@ -68,8 +69,8 @@ def cubic(x):
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.floats(-2, 2), min_size=1, max_size=4))
 def test_grad_matches_central_differences(values):
-    x = np.asarray(values)
-    np.testing.assert_allclose(np.asarray(grad(cubic)(arrayx.asarray(x))), central(cubic, x),
+    x = to_np(values)
+    np.testing.assert_allclose(to_np(grad(cubic)(arrayx.asarray(x))), central(cubic, x),
                                rtol=1e-6, atol=1e-6)
 
 
@@ -92,7 +93,7 @@ def test_python_scalar_operands_take_the_array_rules(scalar, power, dtype):
     got = grad(loss)(arrayx.asarray(x), scalar, power)
     want = grad(loss)(arrayx.asarray(x), arrayx.asarray(scalar, dtype=dtype),
                       arrayx.asarray(power, dtype=dtype))
-    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-13)
+    np.testing.assert_allclose(to_np(got), to_np(want), rtol=1e-13)
 
 
 def test_value_and_grad_argnums_and_aux():
@@ -104,32 +105,32 @@ def test_value_and_grad_argnums_and_aux():
     (value, aux), (ga, gb) = value_and_grad(f, argnums=(0, 1), has_aux=True)(a, b, 1.0)
     assert float(value) == 12.0
     assert isinstance(aux["ab"], arrayx.Array)
-    np.testing.assert_array_equal(np.asarray(ga), [3.0, 4.0])
-    np.testing.assert_array_equal(np.asarray(gb), [1.0, 2.0])
+    np.testing.assert_array_equal(to_np(ga), [3.0, 4.0])
+    np.testing.assert_array_equal(to_np(gb), [1.0, 2.0])
     g, aux = grad(f, argnums=1, has_aux=True)(a, b, 1.0)
-    np.testing.assert_array_equal(np.asarray(g), [1.0, 2.0])
+    np.testing.assert_array_equal(to_np(g), [1.0, 2.0])
 
 
 def test_gradient_of_an_unused_input_is_zeros():
     g = grad(lambda a, b: ns(a).sum(a * 2.0), argnums=(0, 1))(arrayx.ones(2), arrayx.ones(3))
-    np.testing.assert_array_equal(np.asarray(g[1]), np.zeros(3))
+    np.testing.assert_array_equal(to_np(g[1]), np.zeros(3))
 
 
 def test_vjp_and_jacobian():
-    x = np.asarray([0.5, -1.0, 2.0])
+    x = to_np([0.5, -1.0, 2.0])
     out, back = vjp(lambda t: ns(t).exp(t) * t, arrayx.asarray(x))
     (g,) = back(arrayx.ones(3))
-    np.testing.assert_allclose(np.asarray(g), np.exp(x) * (1 + x))
+    np.testing.assert_allclose(to_np(g), np.exp(x) * (1 + x))
     jac = jacobian(lambda t: ns(t).cumulative_sum(t * t))(arrayx.asarray(x))
-    np.testing.assert_allclose(np.asarray(jac), np.tril(np.ones((3, 3))) * 2 * x)
+    np.testing.assert_allclose(to_np(jac), np.tril(np.ones((3, 3))) * 2 * x)
 
 
 def test_nested_grad_and_hessian():
-    x = np.asarray([0.3, -0.7])
+    x = to_np([0.3, -0.7])
     second = grad(lambda t: ns(t).sum(grad(cubic)(t)))(arrayx.asarray(x))
-    np.testing.assert_allclose(np.asarray(second), 6 * x + 2 * np.cos(x) - x * np.sin(x))
+    np.testing.assert_allclose(to_np(second), 6 * x + 2 * np.cos(x) - x * np.sin(x))
     h = hessian(cubic)(arrayx.asarray(x))
-    np.testing.assert_allclose(np.asarray(h), np.diag(6 * x + 2 * np.cos(x) - x * np.sin(x)))
+    np.testing.assert_allclose(to_np(h), np.diag(6 * x + 2 * np.cos(x) - x * np.sin(x)))
     third = grad(grad(grad(lambda t: t ** 4)))(arrayx.asarray(2.0))
     assert float(third) == 48.0
 
@@ -140,7 +141,7 @@ def test_pytree_arguments_and_results():
         h = xp.tanh(x @ params["w"] + params["b"])
         return xp.sum(h * params["scale"][0]) + xp.sum(params["scale"][1] * x)
 
-    w = np.asarray([[0.5, -1.0], [0.25, 2.0]])
+    w = to_np([[0.5, -1.0], [0.25, 2.0]])
     params = {"w": arrayx.asarray(w), "b": arrayx.asarray([0.1, -0.2]),
               "scale": (arrayx.asarray(2.0), arrayx.asarray([1.0, 3.0]))}
     x = arrayx.asarray([[1.0, -0.5]])
@@ -149,25 +150,25 @@ def test_pytree_arguments_and_results():
     flat = np.concatenate([w.ravel(), [0.1, -0.2, 2.0, 1.0, 3.0]])
 
     def flat_loss(v):
-        v = np.asarray(v)
+        v = to_np(v)
         p = {"w": arrayx.asarray(v[:4].reshape(2, 2)), "b": arrayx.asarray(v[4:6]),
              "scale": (arrayx.asarray(v[6]), arrayx.asarray(v[7:]))}
         return loss(p, x)
     want = central(flat_loss, flat)
-    got = np.concatenate([np.asarray(g["w"]).ravel(), np.asarray(g["b"]),
-                          [float(g["scale"][0])], np.asarray(g["scale"][1])])
+    got = np.concatenate([to_np(g["w"]).ravel(), to_np(g["b"]),
+                          [float(g["scale"][0])], to_np(g["scale"][1])])
     np.testing.assert_allclose(got, want, rtol=1e-6)
     # vjp of a function with a tuple result, and jacobian of one.
     a = arrayx.asarray([1.0, 2.0])
     out, back = vjp(lambda t: (t * t, ns(t).sum(t)), a)
     assert isinstance(out, tuple)
     (ga,) = back((arrayx.ones(2), arrayx.asarray(10.0)))
-    np.testing.assert_array_equal(np.asarray(ga), [12.0, 14.0])
+    np.testing.assert_array_equal(to_np(ga), [12.0, 14.0])
     with pytest.raises(ValueError, match="structure"):
         back([arrayx.ones(2), arrayx.asarray(1.0)])
     jac = jacobian(lambda t: {"sq": t * t, "sum": ns(t).sum(t)})(a)
-    np.testing.assert_array_equal(np.asarray(jac["sq"]), np.diag([2.0, 4.0]))
-    np.testing.assert_array_equal(np.asarray(jac["sum"]), [1.0, 1.0])
+    np.testing.assert_array_equal(to_np(jac["sq"]), np.diag([2.0, 4.0]))
+    np.testing.assert_array_equal(to_np(jac["sum"]), [1.0, 1.0])
 
 
 def test_forward_mode_agrees_with_reverse_mode():
@@ -181,12 +182,12 @@ def test_forward_mode_agrees_with_reverse_mode():
         forward, reverse = jacfwd(f, num)(x, y), jacobian(f, num)(x, y)
         for a, b in zip(forward if isinstance(num, tuple) else (forward,),
                         reverse if isinstance(num, tuple) else (reverse,), strict=True):
-            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-14)
+            np.testing.assert_allclose(to_np(a), to_np(b), rtol=1e-12, atol=1e-14)
     # One linearization, many tangents; a tangent of the wrong shape is refused.
     out, jvp_fn = linearize(f, x, y)
-    np.testing.assert_array_equal(np.asarray(out), np.asarray(f(x, y)))
+    np.testing.assert_array_equal(to_np(out), to_np(f(x, y)))
     tx, ty = arrayx.asarray([1.0, 0.0, 0.0]), arrayx.zeros(3)
-    np.testing.assert_allclose(np.asarray(jvp_fn(tx, ty)), np.asarray(jacobian(f)(x, y))[:, 0])
+    np.testing.assert_allclose(to_np(jvp_fn(tx, ty)), to_np(jacobian(f)(x, y))[:, 0])
     with pytest.raises(ValueError, match="shape"):
         jvp_fn(arrayx.ones(2), ty)
     with pytest.raises(ValueError, match="tangents"):
@@ -194,7 +195,7 @@ def test_forward_mode_agrees_with_reverse_mode():
     # Complex: the derivative along a complex direction of a holomorphic function.
     z = arrayx.asarray([1.0 + 2.0j])
     _, t = jvp(lambda v: v * v, (z,), (arrayx.asarray([1.0j]),))
-    np.testing.assert_allclose(np.asarray(t), [2j * (1 + 2j)])
+    np.testing.assert_allclose(to_np(t), [2j * (1 + 2j)])
 
 
 def test_hessian_of_a_function_of_a_matrix():
@@ -202,15 +203,15 @@ def test_hessian_of_a_function_of_a_matrix():
         xp = ns(a)
         return xp.sum(xp.linalg.inv(a) ** 2) + xp.linalg.det(a)
 
-    a = np.asarray([[2.0, 0.5], [0.3, 1.5]])
-    h = np.asarray(hessian(f)(arrayx.asarray(a)))
+    a = to_np([[2.0, 0.5], [0.3, 1.5]])
+    h = to_np(hessian(f)(arrayx.asarray(a)))
     eps = 1e-5
     want = np.zeros((2, 2, 2, 2))
     for i in np.ndindex(2, 2):
         e = np.zeros((2, 2))
         e[i] = eps
-        plus = np.asarray(grad(f)(arrayx.asarray(a + e)))
-        minus = np.asarray(grad(f)(arrayx.asarray(a - e)))
+        plus = to_np(grad(f)(arrayx.asarray(a + e)))
+        minus = to_np(grad(f)(arrayx.asarray(a - e)))
         want[(slice(None), slice(None)) + i] = (plus - minus) / (2 * eps)
     np.testing.assert_allclose(h, want, rtol=1e-6, atol=1e-8)
 
@@ -229,13 +230,13 @@ def test_custom_jvp_serves_both_modes():
 
     softplus.defjvp(rule)
     x = arrayx.asarray([-1.0, 0.0, 30.0])
-    sig = 1 / (1 + np.exp(-np.asarray(x)))
-    np.testing.assert_allclose(np.asarray(grad(lambda v: ns(v).sum(softplus(v)))(x)), sig)
+    sig = 1 / (1 + np.exp(-to_np(x)))
+    np.testing.assert_allclose(to_np(grad(lambda v: ns(v).sum(softplus(v)))(x)), sig)
     assert calls
     _, t = jvp(softplus, (x,), (arrayx.asarray([1.0, 2.0, 3.0]),))
-    np.testing.assert_allclose(np.asarray(t), sig * [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(to_np(t), sig * [1.0, 2.0, 3.0])
     second = grad(lambda v: ns(v).sum(grad(lambda w: ns(w).sum(softplus(w)))(v)))(x)
-    np.testing.assert_allclose(np.asarray(second), sig * (1 - sig), atol=1e-12)
+    np.testing.assert_allclose(to_np(second), sig * (1 - sig), atol=1e-12)
     with pytest.raises(TypeError, match="defjvp"):
         grad(lambda v: ns(v).sum(custom_jvp(lambda w: w)(v)))(x)
 
@@ -264,21 +265,21 @@ def test_vmap_of_grad_gives_per_example_gradients():
     for i in range(6):
         one = grad(_mlp_loss)(params, x[i], y[i])
         for key in params:
-            np.testing.assert_allclose(np.asarray(per_example[key][i]), np.asarray(one[key]),
+            np.testing.assert_allclose(to_np(per_example[key][i]), to_np(one[key]),
                                        rtol=1e-12, atol=1e-14)
     # The per-example gradients sum to the batch's gradient.
     whole = grad(_mlp_loss)(params, x, y)
     for key in params:
-        np.testing.assert_allclose(np.asarray(arrayx.sum(per_example[key], axis=0)),
-                                   np.asarray(whole[key]), rtol=1e-12)
+        np.testing.assert_allclose(to_np(arrayx.sum(per_example[key], axis=0)),
+                                   to_np(whole[key]), rtol=1e-12)
     # value_and_grad inside vmap, with aux, and gradients with respect to the examples.
     (values, aux), gx = vmap(value_and_grad(
         lambda x, y: (_mlp_loss(params, x, y), ns(x).sum(x)), has_aux=True))(x, y)
     for i in range(6):
         assert float(values[i]) == pytest.approx(float(_mlp_loss(params, x[i], y[i])))
         np.testing.assert_allclose(
-            np.asarray(gx[i]), np.asarray(grad(_mlp_loss, argnums=1)(params, x[i], y[i])))
-    np.testing.assert_allclose(np.asarray(aux), np.sum(np.asarray(x), axis=1))
+            to_np(gx[i]), to_np(grad(_mlp_loss, argnums=1)(params, x[i], y[i])))
+    np.testing.assert_allclose(to_np(aux), np.sum(to_np(x), axis=1))
 
 
 @pytest.mark.parametrize("shapes", [((3,), (3,)), ((3,), (3, 4)), ((2, 3), (3,)),
@@ -295,7 +296,7 @@ def test_vmap_of_matmul_matches_a_loop(shapes, which):
     want = np.stack([(batches[0][i] if axes[0] == 0 else a)
                      @ (batches[1][i] if axes[1] == 0 else b) for i in range(3)])
     assert got.shape == want.shape
-    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-13)
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-13)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
@@ -316,8 +317,8 @@ def test_per_example_gradients_of_a_row_times_a_matrix(dtype):
     gw, gx = vmap(grad(loss, argnums=(0, 1)), in_axes=(None, 0))(w, xs)
     for i in range(5):
         want_w, want_x = grad(loss, argnums=(0, 1))(w, xs[i])
-        np.testing.assert_allclose(np.asarray(gw[i]), np.asarray(want_w), rtol=1e-12)
-        np.testing.assert_allclose(np.asarray(gx[i]), np.asarray(want_x), rtol=1e-12)
+        np.testing.assert_allclose(to_np(gw[i]), to_np(want_w), rtol=1e-12)
+        np.testing.assert_allclose(to_np(gx[i]), to_np(want_x), rtol=1e-12)
 
 
 def test_vmap_of_matmul_keeps_a_per_example_scalar_an_error():
@@ -337,20 +338,20 @@ def test_vmap_composes_and_nests():
     # Nested: every pair of rows.
     pairs = vmap(vmap(f, in_axes=(None, 0)), in_axes=(0, None))(a, b)
     want = [[float(f(a[i], b[j])) for j in range(2)] for i in range(4)]
-    np.testing.assert_allclose(np.asarray(pairs), want, rtol=1e-12)
+    np.testing.assert_allclose(to_np(pairs), want, rtol=1e-12)
     # grad of a batched computation.
     g = grad(lambda u: ns(u).sum(vmap(f, in_axes=(0, None))(u, b[0])))(a)
-    g_loop = np.stack([np.asarray(grad(f)(a[i], b[0])) for i in range(4)])
-    np.testing.assert_allclose(np.asarray(g), g_loop, rtol=1e-12)
+    g_loop = np.stack([to_np(grad(f)(a[i], b[0])) for i in range(4)])
+    np.testing.assert_allclose(to_np(g), g_loop, rtol=1e-12)
     # Batch axes other than the first, out_axes, and an unbatched output.
     moved = vmap(lambda u: ns(u).cumulative_sum(u), in_axes=1, out_axes=1)(a)
-    np.testing.assert_allclose(np.asarray(moved), np.cumsum(np.asarray(a), axis=0))
+    np.testing.assert_allclose(to_np(moved), np.cumsum(to_np(a), axis=0))
     const = vmap(lambda u: (u * 2.0, ns(u).ones(2)), out_axes=(0, None))(a)
-    np.testing.assert_array_equal(np.asarray(const[1]), [1.0, 1.0])
+    np.testing.assert_array_equal(to_np(const[1]), [1.0, 1.0])
     # jacobian and hessian per example (a loop over the examples).
     jac = vmap(jacobian(lambda u: u * u))(a)
     assert jac.shape == (4, 3, 3)
-    np.testing.assert_allclose(np.asarray(jac[1]), np.diag(2 * np.asarray(a[1])))
+    np.testing.assert_allclose(to_np(jac[1]), np.diag(2 * to_np(a[1])))
 
 
 def test_vmap_says_what_it_cannot_do():
@@ -388,7 +389,7 @@ def test_arrays_made_inside_vmap_from_unbatched_ones():
         xp = ns(x)
         return x + xp.asarray(c) + xp.full_like(c, 1.0)
     got = vmap(f, in_axes=(0, None))(rows, shift)
-    np.testing.assert_array_equal(np.asarray(got), np.asarray(rows) + [11.0, 21.0])
+    np.testing.assert_array_equal(to_np(got), to_np(rows) + [11.0, 21.0])
 
 
 def test_nested_grads_do_not_confuse_perturbations():
@@ -400,7 +401,7 @@ def test_nested_grads_do_not_confuse_perturbations():
 
 def test_stop_gradient():
     g = grad(lambda x: ns(x).sum(x * stop_gradient(x)))(arrayx.asarray([3.0, 4.0]))
-    np.testing.assert_array_equal(np.asarray(g), [3.0, 4.0])
+    np.testing.assert_array_equal(to_np(g), [3.0, 4.0])
 
 
 def test_custom_vjp_and_its_nested_use():
@@ -410,10 +411,10 @@ def test_custom_vjp_and_its_nested_use():
 
     f.defvjp(lambda x: (ns(x).sin(x), x), lambda x, g: (g * 2 * x,))
     x = arrayx.asarray([1.0, 2.0])
-    np.testing.assert_array_equal(np.asarray(grad(lambda t: ns(t).sum(f(t)))(x)), [2.0, 4.0])
+    np.testing.assert_array_equal(to_np(grad(lambda t: ns(t).sum(f(t)))(x)), [2.0, 4.0])
     second = grad(lambda t: ns(t).sum(grad(lambda u: ns(u).sum(f(u)))(t)))(x)
-    np.testing.assert_array_equal(np.asarray(second), [2.0, 2.0])
-    np.testing.assert_allclose(np.asarray(f(x)), np.sin([1.0, 2.0]))
+    np.testing.assert_array_equal(to_np(second), [2.0, 2.0])
+    np.testing.assert_allclose(to_np(f(x)), np.sin([1.0, 2.0]))
 
 
 def test_checkpoint_recomputes_and_gives_the_same_gradient():
@@ -429,7 +430,7 @@ def test_checkpoint_recomputes_and_gives_the_same_gradient():
     calls.clear()
     saved = grad(lambda t: ns(t).sum(checkpoint(block)(t)))(x)
     assert len(calls) == 2
-    np.testing.assert_allclose(np.asarray(saved), np.asarray(plain))
+    np.testing.assert_allclose(to_np(saved), to_np(plain))
 
 
 # --- the tracer -----------------------------------------------------------------------------
@@ -453,8 +454,8 @@ def test_tracers_are_array_api_arrays():
         assert x.device == arrayx.asarray(0.0).device
         return f(x)
 
-    x = np.asarray([[1.0, 2.0], [3.0, 4.0]])
-    np.testing.assert_allclose(np.asarray(grad(check)(arrayx.asarray(x))), central(f, x),
+    x = to_np([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose(to_np(grad(check)(arrayx.asarray(x))), central(f, x),
                                rtol=1e-6)
 
 
@@ -470,10 +471,10 @@ def test_integer_and_bool_results_are_constant_tracers():
             # Library code that asks for the namespace of several arrays finds one.
             assert compat.array_namespace(x, leaf) is traced
             # A constant may become a NumPy array: it carries no gradient.
-            np.asarray(leaf)
+            to_np(leaf)
         mask = x > 0
         return xp.sum(x * xp.astype(mask, x.dtype)) + xp.sum(x[mask]) + xp.sum(x[xp.argmax(x)])
-    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([-1.0, 2.0]))),
+    np.testing.assert_array_equal(to_np(grad(f)(arrayx.asarray([-1.0, 2.0]))),
                                   [0.0, 3.0])
 
 
@@ -486,14 +487,14 @@ def test_a_python_number_from_a_tracer_warns():
             scale = float(xp.sum(x))
         assert int(xp.argmax(x)) == 1 and bool(xp.any(x > 0))
         return xp.sum(x) * scale
-    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [3.0, 3.0])
+    np.testing.assert_array_equal(to_np(grad(f)(arrayx.asarray([1.0, 2.0]))), [3.0, 3.0])
 
 
 def test_repeated_argnums_each_get_the_whole_gradient():
     g = grad(lambda x, y: ns(x).sum(x * x * y), argnums=(0, 0, 1))(
         arrayx.asarray([1.0, 2.0]), arrayx.asarray([3.0, 4.0]))
     for got, want in zip(g, ([6.0, 16.0], [6.0, 16.0], [1.0, 4.0]), strict=True):
-        np.testing.assert_array_equal(np.asarray(got), want)
+        np.testing.assert_array_equal(to_np(got), want)
 
 
 def test_grad_in_threads_leaves_no_trace_behind():
@@ -504,7 +505,7 @@ def test_grad_in_threads_leaves_no_trace_behind():
         return xp.sum(xp.tanh(x) ** 2)
 
     x = np.linspace(-1, 1, 64)
-    want = np.asarray(grad(loss)(arrayx.asarray(x)))
+    want = to_np(grad(loss)(arrayx.asarray(x)))
     errors = []
     barrier = threading.Barrier(4)
 
@@ -512,7 +513,7 @@ def test_grad_in_threads_leaves_no_trace_behind():
         barrier.wait()
         for _ in range(50):
             g = grad(loss)(arrayx.asarray(x))
-            if type(g) is not arrayx.Array or not np.array_equal(np.asarray(g), want):
+            if type(g) is not arrayx.Array or not np.array_equal(to_np(g), want):
                 errors.append(g)
 
     threads = [threading.Thread(target=work) for _ in range(4)]
@@ -523,7 +524,7 @@ def test_grad_in_threads_leaves_no_trace_behind():
     assert not errors
     g = grad(loss)(arrayx.asarray(x))
     assert type(g) is arrayx.Array
-    np.testing.assert_array_equal(np.asarray(g), want)
+    np.testing.assert_array_equal(to_np(g), want)
 
 
 def test_asarray_keeps_tracing():
@@ -532,7 +533,7 @@ def test_asarray_keeps_tracing():
         y = xp.asarray(x)
         z = xp.asarray([x[0], x[1] * 2.0, 3.0])
         return xp.sum(y * y) + xp.sum(z)
-    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0]))), [3.0, 6.0])
+    np.testing.assert_array_equal(to_np(grad(f)(arrayx.asarray([1.0, 2.0]))), [3.0, 6.0])
 
 
 def test_gradient_with_respect_to_an_integer_input_raises():
@@ -547,7 +548,7 @@ def test_gradient_with_respect_to_an_integer_input_raises():
 def test_a_tracer_does_not_become_numpy_silently():
     def f(x):
         with pytest.raises(TypeError, match="stop_gradient"):
-            np.asarray(x)
+            to_np(x)
         return ns(x).sum(x)
     grad(f)(arrayx.ones(2))
 
@@ -569,8 +570,8 @@ def test_masked_singular_branches_have_finite_gradients(branch):
                  "reciprocal": lambda: 1.0 / x, "pow": lambda: x ** 0.5}[branch]()
         return xp.sum(xp.where(x > 0, value, 0.0))
 
-    x = np.asarray([-1.0, 0.0, 4.0])
-    g = np.asarray(grad(f)(arrayx.asarray(x)))
+    x = to_np([-1.0, 0.0, 4.0])
+    g = to_np(grad(f)(arrayx.asarray(x)))
     assert np.all(np.isfinite(g))
     np.testing.assert_allclose(g[2], central(f, x)[2], rtol=1e-6)
     np.testing.assert_array_equal(g[:2], [0.0, 0.0])
@@ -578,18 +579,18 @@ def test_masked_singular_branches_have_finite_gradients(branch):
 
 def test_complex_gradients_follow_pytorch():
     torch = import_torch()
-    z = np.asarray([1 + 2j, -0.5 + 0.25j])
+    z = to_np([1 + 2j, -0.5 + 0.25j])
 
     def f(t):
         xp = ns(t)
         return xp.sum(xp.real(t * xp.conj(t)) + xp.real(xp.exp(t)) * xp.imag(t))
 
-    g = np.asarray(grad(f)(arrayx.asarray(z)))
+    g = to_np(grad(f)(arrayx.asarray(z)))
     tz = torch.tensor(z, requires_grad=True)
     ((tz * tz.conj()).real + tz.exp().real * tz.imag).sum().backward()
     np.testing.assert_allclose(g, tz.grad.numpy())
     # dL/dRe + 1j dL/dIm: for |z|^2 it is 2z (JAX returns the conjugate, 2 conj(z)).
-    g = np.asarray(grad(lambda t: ns(t).sum(ns(t).abs(t) ** 2))(arrayx.asarray(z)))
+    g = to_np(grad(lambda t: ns(t).sum(ns(t).abs(t) ** 2))(arrayx.asarray(z)))
     np.testing.assert_allclose(g, 2 * z)
 
 
@@ -611,8 +612,8 @@ def test_setitem_is_recorded_as_a_functional_update():
         out[2] = y[0]
         return xp.sum(out * out)
 
-    x = np.asarray([0.5, -1.5, 2.0])
-    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+    x = to_np([0.5, -1.5, 2.0])
+    np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(x))), central(f, x),
                                rtol=1e-6)
 
 
@@ -625,8 +626,8 @@ def test_inplace_operators_are_recorded():
         y /= 2.0
         return xp.sum(y)
 
-    x = np.asarray([0.5, -1.5])
-    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+    x = to_np([0.5, -1.5])
+    np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(x))), central(f, x),
                                rtol=1e-6)
 
 
@@ -645,9 +646,9 @@ def test_writing_a_saved_value_keeps_the_gradient():
         q += 1.0
         return xp.sum(q * q)
 
-    x = np.asarray([0.5, 1.5, 2.0])
+    x = to_np([0.5, 1.5, 2.0])
     for f in (exp_then_write, divide_then_write):
-        np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+        np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(x))), central(f, x),
                                    rtol=1e-6)
 
 
@@ -674,8 +675,8 @@ def test_updates_of_complex_arrays_keep_the_conjugates():
         w[:, 1] += z[:2] ** 2              # an in-place operator on a view
         return xp.sum(xp.real(y * xp.conj(y))) + xp.sum(xp.imag(y * z))
 
-    z = np.asarray([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j, 2.0 - 0.5j])
-    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(z))), _central_complex(f, z),
+    z = to_np([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j, 2.0 - 0.5j])
+    np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(z))), _central_complex(f, z),
                                rtol=1e-6, atol=1e-8)
 
 
@@ -688,14 +689,14 @@ def test_second_derivatives_through_gathers():
         xp = ns(x)
         return xp.sum(xp.take(x, idx) ** 3) + xp.sum(x[xp.asarray([1, 1])] * x[0])
 
-    x = np.asarray([0.5, -1.0, 2.0])
-    h = np.asarray(hessian(f)(arrayx.asarray(x)))
+    x = to_np([0.5, -1.0, 2.0])
+    h = to_np(hessian(f)(arrayx.asarray(x)))
     want = np.zeros((3, 3))
     for i in range(3):
         e = np.zeros(3)
         e[i] = 1e-5
-        want[:, i] = (np.asarray(grad(f)(arrayx.asarray(x + e)))
-                      - np.asarray(grad(f)(arrayx.asarray(x - e)))) / 2e-5
+        want[:, i] = (to_np(grad(f)(arrayx.asarray(x + e)))
+                      - to_np(grad(f)(arrayx.asarray(x - e)))) / 2e-5
     np.testing.assert_allclose(h, want, rtol=1e-6, atol=1e-6)
 
     def g(z):
@@ -703,13 +704,13 @@ def test_second_derivatives_through_gathers():
         picked = xp.take(z, idx)
         return xp.sum(xp.real(picked * xp.conj(picked) * picked))
 
-    z = np.asarray([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j])
-    tangent = np.asarray([1.0 + 0.5j, -0.25j, 0.75])
+    z = to_np([0.5 - 1.0j, 1.5 + 0.25j, -0.75 + 0.5j])
+    tangent = to_np([1.0 + 0.5j, -0.25j, 0.75])
     gz = grad(g)
     _, along = jvp(gz, (arrayx.asarray(z),), (arrayx.asarray(tangent),))
-    numeric = (np.asarray(gz(arrayx.asarray(z + 1e-6 * tangent)))
-               - np.asarray(gz(arrayx.asarray(z - 1e-6 * tangent)))) / 2e-6
-    np.testing.assert_allclose(np.asarray(along), numeric, rtol=1e-6, atol=1e-6)
+    numeric = (to_np(gz(arrayx.asarray(z + 1e-6 * tangent)))
+               - to_np(gz(arrayx.asarray(z - 1e-6 * tangent)))) / 2e-6
+    np.testing.assert_allclose(to_np(along), numeric, rtol=1e-6, atol=1e-6)
 
 
 def test_a_fresh_copy_can_be_written():
@@ -724,8 +725,8 @@ def test_a_fresh_copy_can_be_written():
         d[2] = 0.0
         return xp.sum(a * b) + xp.sum(c)
 
-    x = np.asarray([0.5, 1.5, 2.0])
-    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+    x = to_np([0.5, 1.5, 2.0])
+    np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(x))), central(f, x),
                                rtol=1e-6)
 
 
@@ -737,7 +738,7 @@ def test_a_view_reads_updates_of_its_base():
         return ns(x).sum(v * x[1:])
 
     # PyTorch and the analytic answer: 7 * x1 + x2 ** 2.
-    np.testing.assert_array_equal(np.asarray(grad(f)(arrayx.asarray([1.0, 2.0, 3.0]))),
+    np.testing.assert_array_equal(to_np(grad(f)(arrayx.asarray([1.0, 2.0, 3.0]))),
                                   [0.0, 7.0, 6.0])
 
 
@@ -754,8 +755,8 @@ def test_updates_through_views_are_updates_of_the_base():
         flat = xp.reshape(y, (-1,))
         return xp.sum(flat * flat) + xp.sum(out * y[:, :2]) + xp.sum(row)
 
-    x = np.asarray([0.5, -1.5, 2.0, 1.0, 0.25, -0.75])
-    np.testing.assert_allclose(np.asarray(grad(f)(arrayx.asarray(x))), central(f, x),
+    x = to_np([0.5, -1.5, 2.0, 1.0, 0.25, -0.75])
+    np.testing.assert_allclose(to_np(grad(f)(arrayx.asarray(x))), central(f, x),
                                rtol=1e-6, atol=1e-8)
 
 
@@ -817,7 +818,7 @@ def test_logistic_regression_matches_pytorch():
     torch = import_torch()
     rng = np.random.default_rng(0)
     x, y = rng.standard_normal((32, 5)), (rng.random(32) > 0.5).astype(np.float64)
-    w, b = rng.standard_normal(5), np.asarray(0.1)
+    w, b = rng.standard_normal(5), to_np(0.1)
     value, grads = value_and_grad(logistic_loss, argnums=(0, 1))(
         arrayx.asarray(w), arrayx.asarray(b), arrayx.asarray(x), arrayx.asarray(y))
 
@@ -827,7 +828,7 @@ def test_logistic_regression_matches_pytorch():
     expected_value, expected = _torch_grads(torch_loss, [w, b], [x, y])
     assert float(value) == pytest.approx(expected_value)
     for g, e in zip(grads, expected, strict=True):
-        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(to_np(g), e, rtol=1e-10, atol=1e-12)
 
 
 def test_two_layer_mlp_matches_pytorch():
@@ -845,10 +846,10 @@ def test_two_layer_mlp_matches_pytorch():
     expected_value, expected = _torch_grads(torch_loss, params, [x, labels])
     assert float(value) == pytest.approx(expected_value)
     for g, e in zip(grads, expected, strict=True):
-        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(to_np(g), e, rtol=1e-10, atol=1e-12)
 
 
-def test_docstring_examples_run():
+def test_docstring_examples_run(cpu_default):
     import doctest
 
     import arrayx.autograd as module
@@ -878,7 +879,7 @@ def test_rules_keep_only_what_they_need():
     assert kept["h"]() is None
     assert kept["y"]() is not None
     (g,) = back(arrayx.asarray(1.0))
-    np.testing.assert_allclose(np.asarray(g), 2 * np.exp([1.0, 2.0]))
+    np.testing.assert_allclose(to_np(g), 2 * np.exp([1.0, 2.0]))
 
 
 def test_hessian_through_setitem():
@@ -892,15 +893,15 @@ def test_hessian_through_setitem():
     x0, x1, x2 = 1.0, 2.0, 3.0
     expected = [[30 * x0 ** 4 + 2 * (x1 ** 2 + x2 ** 2), 4 * x0 * x1, 4 * x0 * x2],
                 [4 * x0 * x1, 2 * x0 ** 2, 0.0], [4 * x0 * x2, 0.0, 2 * x0 ** 2]]
-    np.testing.assert_allclose(np.asarray(hessian(f)(arrayx.asarray([x0, x1, x2]))), expected)
+    np.testing.assert_allclose(to_np(hessian(f)(arrayx.asarray([x0, x1, x2]))), expected)
 
 
 def test_maximum_splits_ties_as_pytorch():
     torch = import_torch()
-    x = np.asarray([-1.0, 0.0, 2.0])
+    x = to_np([-1.0, 0.0, 2.0])
     g = grad(lambda t: ns(t).sum(ns(t).maximum(t, 0.0) + ns(t).minimum(t, t * 1.0)))(
         arrayx.asarray(x))
     tx = torch.tensor(x, requires_grad=True)
     (torch.maximum(tx, torch.zeros(3, dtype=torch.float64))
      + torch.minimum(tx, tx * 1.0)).sum().backward()
-    np.testing.assert_array_equal(np.asarray(g), tx.grad.numpy())
+    np.testing.assert_array_equal(to_np(g), tx.grad.numpy())

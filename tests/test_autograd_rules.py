@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from autograd_cases import CASES, REAL_ONLY
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from needs_torch import import_torch
@@ -24,7 +25,7 @@ STEP = 1e-6
 def _loss(fn, inputs, w):
     """``Re(sum(conj(w) * fn(inputs)))``, the real scalar whose gradient vjp(w) is (terms
     where ``w`` is 0, at non-finite outputs, left out)."""
-    out = np.asarray(fn(arrayx, *[arrayx.asarray(x) for x in inputs]))
+    out = to_np(fn(arrayx, *[arrayx.asarray(x) for x in inputs]))
     return float(np.sum(np.real(np.where(w != 0, np.conj(w) * out, 0))))
 
 
@@ -57,10 +58,10 @@ def test_gradient_matches_central_differences(name, complex_, data):
     rng = np.random.default_rng(0)
     arrays = [arrayx.asarray(x) for x in drawn.inputs]
     out, back = vjp(lambda *xs: drawn.fn(traced, *xs), *arrays)
-    w = _cotangent(np.asarray(out), rng)
-    grads = back(arrayx.asarray(w.astype(np.asarray(out).dtype)))
+    w = _cotangent(to_np(out), rng)
+    grads = back(arrayx.asarray(w.astype(to_np(out).dtype)))
     for i, (x, g) in enumerate(zip(drawn.inputs, grads, strict=True)):
-        g = np.asarray(g)
+        g = to_np(g)
         assert g.shape == x.shape and g.dtype == x.dtype
         directions = [rng.standard_normal(x.shape)]
         if x.dtype.kind == "c":
@@ -86,16 +87,16 @@ def test_gradient_matches_pytorch(name, complex_, data):
     rng = np.random.default_rng(1)
     arrays = [arrayx.asarray(x) for x in drawn.inputs]
     out, back = vjp(lambda *xs: drawn.fn(traced, *xs), *arrays)
-    w = _cotangent(np.asarray(out), rng).astype(np.asarray(out).dtype)
+    w = _cotangent(to_np(out), rng).astype(to_np(out).dtype)
     grads = back(arrayx.asarray(w))
     tensors = [torch.tensor(x, requires_grad=True) for x in drawn.inputs]
     tout = drawn.torch_fn(*tensors)
-    np.testing.assert_allclose(tout.detach().resolve_conj().numpy(), np.asarray(out),
+    np.testing.assert_allclose(tout.detach().resolve_conj().numpy(), to_np(out),
                                rtol=1e-9, atol=1e-9)
     expected = torch.autograd.grad(tout, tensors, torch.tensor(w), allow_unused=True)
     for g, e, x in zip(grads, expected, drawn.inputs, strict=True):
         e = np.zeros_like(x) if e is None else e.resolve_conj().numpy()
-        np.testing.assert_allclose(np.asarray(g), e, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(to_np(g), e, rtol=1e-7, atol=1e-9)
 
 
 def _spec_functions() -> set[str]:
@@ -169,12 +170,12 @@ def test_jvp_matches_central_differences(name, complex_, data):
     def at(step):
         moved = [arrayx.asarray(x + step * t) for x, t in zip(drawn.inputs, tangents,
                                                                 strict=True)]
-        return np.asarray(drawn.fn(arrayx, *moved))
+        return to_np(drawn.fn(arrayx, *moved))
 
     numeric = (at(STEP) - at(-STEP)) / (2 * STEP)
-    got = np.asarray(tangent_out)
-    assert got.shape == np.asarray(out).shape
-    finite = np.isfinite(np.asarray(out))
+    got = to_np(tangent_out)
+    assert got.shape == to_np(out).shape
+    finite = np.isfinite(to_np(out))
     np.testing.assert_allclose(got[finite], numeric[finite], rtol=1e-4, atol=1e-5)
 
 
@@ -191,7 +192,7 @@ def test_jvp_matches_pytorch(name, complex_, data):
                  [arrayx.asarray(t) for t in tangents])
     _, want = torch.func.jvp(drawn.torch_fn, tuple(torch.tensor(x) for x in drawn.inputs),
                              tuple(torch.tensor(t) for t in tangents))
-    np.testing.assert_allclose(np.asarray(got), want.resolve_conj().numpy(), rtol=1e-7,
+    np.testing.assert_allclose(to_np(got), want.resolve_conj().numpy(), rtol=1e-7,
                                atol=1e-9)
 
 
@@ -213,11 +214,11 @@ def test_vmap_matches_a_loop_over_examples(name, complex_, data):
     batches, in_axes = _batch(drawn, data)
     got = vmap(lambda *xs: drawn.fn(batched, *xs), in_axes=in_axes)(
         *[arrayx.asarray(b) for b in batches])
-    want = np.stack([np.asarray(drawn.fn(arrayx, *[
+    want = np.stack([to_np(drawn.fn(arrayx, *[
         arrayx.asarray(b[i] if axis == 0 else b) for b, axis in zip(batches, in_axes,
                                                                     strict=True)]))
         for i in range(3)])
-    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize(("name", "complex_"), PAIRS)
@@ -236,5 +237,5 @@ def test_vmap_matches_pytorch(name, complex_, data):
         pytest.skip(f"torch.func.vmap has no batching rule for {name}: {e}")
     got = vmap(lambda *xs: drawn.fn(batched, *xs), in_axes=in_axes)(
         *[arrayx.asarray(b) for b in batches])
-    np.testing.assert_allclose(np.asarray(got), want.resolve_conj().numpy(), rtol=1e-9,
+    np.testing.assert_allclose(to_np(got), want.resolve_conj().numpy(), rtol=1e-9,
                                atol=1e-11)

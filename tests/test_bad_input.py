@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import to_np
 
 import arrayx as xp
 
@@ -135,7 +136,7 @@ def test_assign_incompatible_values() -> None:
         x[...] = xp.ones(4, dtype=xp.int32)
     with pytest.raises(ValueError):
         x[0] = float("nan")
-    assert np.asarray(x).tolist() == [0, 0, 0]
+    assert to_np(x).tolist() == [0, 0, 0]
 
 
 @pytest.mark.parametrize("shape", ["ab", (2.0, 3), (None, 6), 6.0, (3, "2")])
@@ -201,7 +202,7 @@ def test_bad_basic_index_like_numpy(key: object, error: type) -> None:
         x[key]
     with pytest.raises(error):
         x[key] = 1.0
-    np.testing.assert_array_equal(np.asarray(x), np.zeros((2, 3)))
+    np.testing.assert_array_equal(to_np(x), np.zeros((2, 3)))
 
 
 @pytest.mark.parametrize(("call", "error"), [

@@ -195,7 +195,9 @@ def test_devices_listed():
     cuda = _cuda_devices()
     assert [str(d) for d in cuda] == [f"cuda:{i}" for i in range(len(cuda))]
     assert xp.Device("cuda", 0) == DEV and hash(xp.Device("cuda", 0)) == hash(cuda[0])
-    assert info.default_device() == os.environ.get("ARRAYX_DEVICE", "cpu")
+    fake_default = os.environ.get("ARRAYX_FAKE_CUDA") == "default"
+    assert info.default_device() == ("cuda:0" if fake_default else
+                                     os.environ.get("ARRAYX_DEVICE", "cpu"))
     assert info.default_dtypes(device=DEV) == info.default_dtypes(device="cpu")
     if FAKE:
         return
@@ -637,6 +639,63 @@ def test_python_scalars_of_0d():
     x = gpu(np.arange(10.0))
     assert float(xp.sum(x)) == 45.0 and int(xp.argmax(x)) == 9 and bool(xp.max(x) > 8)
     assert int(x[4]) == 4
+
+
+def test_host_data_goes_to_the_default_device():
+    from arrayx import _devices
+
+    n = np.arange(6.0).reshape(2, 3)
+    before = _devices.default_device()
+    _devices.set_default_device(DEV)
+    try:
+        for source in (n, n.T, np.float32(1.5), memoryview(n), [1.0, 2.0]):
+            x = xp.asarray(source)
+            assert x.device == DEV
+            assert_matches(host(x), np.asarray(source))
+        x = xp.asarray(n)
+        n[0, 0] = 7.0  # a copy: NumPy's memory is not shared with the device
+        assert float(x[0, 0]) == 0.0
+        with pytest.raises(ValueError, match="needs a copy"):
+            xp.asarray(n, copy=False)
+        assert xp.asarray(n, device="cpu", copy=False).device == "cpu"
+        g = xp.ones(2, device=DEV)
+        assert xp.asarray(g) is g
+        c = xp.ones(2, device="cpu")
+        assert xp.asarray(c) is c  # an arrayx array keeps its device
+    finally:
+        _devices.set_default_device(before)
+
+
+def test_repr_shows_the_values_and_the_device():
+    x = gpu(np.array([[1.5, 2.0], [3.0, -4.0]], dtype=np.float32))
+    e = np.array([[1.5, 2.0], [3.0, -4.0]], dtype=np.float32)
+    body = np.array2string(e, separator=", ", prefix="Array(")
+    assert repr(x) == f"Array({body}, dtype=float32, device=cuda:0)"
+    assert str(x) == str(e)
+
+
+def test_out_of_bounds_index_arrays_raise():
+    x = gpu(np.arange(5))
+    for key in ([0, 1, 7], [-6], [[0], [5]]):
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[xp.asarray(key, device=DEV)]  # noqa: B018
+    assert host(x).tolist() == list(range(5))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_linalg_errors_as_on_the_cpu(dtype):
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]], dtype=dtype)
+    indefinite = np.array([[1.0, 0.0], [0.0, -1.0]], dtype=dtype)
+    for make in (lambda: xp.linalg.inv(gpu(singular)),
+                 lambda: xp.linalg.solve(gpu(singular), gpu(np.ones((2, 1), dtype=dtype))),
+                 lambda: xp.linalg.cholesky(gpu(indefinite))):
+        with pytest.raises(xp.linalg.LinAlgError):
+            make()
+    assert complex(xp.linalg.det(gpu(singular))) == 0.0
+    for shape in ((0, 0), (0, 3, 3), (2, 0, 0)):
+        got = xp.linalg.det(gpu(np.zeros(shape, dtype=dtype)))
+        assert got.device == DEV
+        assert_matches(host(got), np.linalg.det(np.zeros(shape, dtype=dtype)))
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -291,7 +291,7 @@ class Handmade:
     ({"code": 99}, TypeError),
     ({"lanes": 4}, TypeError),
     ({"code": 6, "bits": 1}, TypeError),
-    ({"device": (2, 0)}, BufferError),
+    ({"device": (2, 7)}, BufferError),
 ])
 def test_malformed_capsule_raises_and_frees_once(kwargs: dict, error: type) -> None:
     made = Handmade(**kwargs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ALL, FLOAT, INTEGER, arrays
+from conftest import ALL, FLOAT, INTEGER, arrays, to_np
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -95,7 +95,7 @@ def test_astype_matches_numpy(a: np.ndarray, to: np.dtype, data: st.DataObject) 
                                           and to.kind != "b") else a[view].astype(to)
     got = xp.astype(x[view], to)
     assert got.dtype == to and got.shape == expected.shape
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
     assert got._storage is not x._storage
 
 
@@ -109,7 +109,7 @@ def test_transposed_copy_is_c_ordered() -> None:
     n = np.arange(200 * 300, dtype=np.float64).reshape(200, 300)
     got = xp.astype(xp.asarray(n).mT, xp.float64)
     assert got._layout.c_contiguous
-    np.testing.assert_array_equal(np.asarray(got), n.T)
+    np.testing.assert_array_equal(to_np(got), n.T)
 
 
 operands = st.one_of(st.sampled_from(ALL).map(lambda d: ("dtype", d)),
@@ -166,7 +166,7 @@ def test_astype_copy_keyword(a: np.ndarray, data: st.DataObject) -> None:
         got = xp.astype(view, a.dtype, copy=copy) if copy is not None else xp.astype(view,
                                                                                      a.dtype)
         assert got is not view and got._storage is not x._storage and got._writeable
-        np.testing.assert_array_equal(np.asarray(got), np.asarray(view))
+        np.testing.assert_array_equal(to_np(got), to_np(view))
     other = data.draw(st.sampled_from(ALL).filter(lambda d: d != a.dtype))
     assume(castable(a, other))
     converted = xp.astype(view, other, copy=False)  # a new dtype always needs a copy

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import arrays
+from conftest import arrays, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -20,7 +20,7 @@ MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 def same(got: xp.Array, expected: np.ndarray) -> None:
     assert isinstance(got, xp.Array)
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-6, atol=1e-12,
+    np.testing.assert_allclose(to_np(got), expected, rtol=1e-6, atol=1e-12,
                                equal_nan=True)
 
 
@@ -60,7 +60,7 @@ def test_pad(mode: str, a: np.ndarray, data: st.DataObject) -> None:
                                  min_size=a.ndim, max_size=a.ndim))
     expected = np.pad(a, width, mode=mode)
     got = xp.pad(xp.asarray(a), width, mode=mode)
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
     assert got.dtype == expected.dtype
 
 
@@ -112,18 +112,18 @@ def test_nan_reductions(name: str, a: np.ndarray, data: st.DataObject) -> None:
     kwargs = {"ddof": data.draw(st.integers(0, 2))} if name in ("nanvar", "nanstd") else {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        expected = np.asarray(getattr(np, name)(a, axis=axis, keepdims=keepdims, **kwargs))
+        expected = to_np(getattr(np, name)(a, axis=axis, keepdims=keepdims, **kwargs))
     got = getattr(xp, name)(xp.asarray(a), axis=axis, keepdims=keepdims, **kwargs)
     assert got.dtype == expected.dtype and got.shape == expected.shape
     rtol = 1e-3 if a.dtype == np.float32 else 1e-9
-    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol, atol=rtol, equal_nan=True)
+    np.testing.assert_allclose(to_np(got), expected, rtol=rtol, atol=rtol, equal_nan=True)
 
 
 @pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_nan_arg_reductions(name: str, axis: int | None) -> None:
     a = np.array([[1.0, np.nan, 3.0], [np.nan, 5.0, -1.0]])
-    same(getattr(xp, name)(xp.asarray(a), axis=axis), np.asarray(getattr(np, name)(a, axis=axis)))
+    same(getattr(xp, name)(xp.asarray(a), axis=axis), to_np(getattr(np, name)(a, axis=axis)))
 
 
 @pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])

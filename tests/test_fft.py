@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fft_dft import dft, fit, hermitian
@@ -44,7 +45,7 @@ def direct_n(name: str, x: np.ndarray, s: tuple | None, axes: list, norm: str) -
     if name == "irfftn" and s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
     inverse = name in ("ifftn", "irfftn")
-    out = np.asarray(x, np.complex128)
+    out = to_np(x, np.complex128)
     if name == "irfftn":
         for a, m in zip(axes[:-1], lengths[:-1], strict=True):
             out = dft(out, m, a, norm, inverse=True)
@@ -60,7 +61,7 @@ def direct_n(name: str, x: np.ndarray, s: tuple | None, axes: list, norm: str) -
 
 def check(res, shape_of, want):
     """``res`` has numpy.fft's shape and dtype (``shape_of``) and the direct DFT's values."""
-    res = np.asarray(res)
+    res = to_np(res)
     assert res.dtype == shape_of.dtype
     assert res.shape == shape_of.shape == want.shape
     tol = 1e-4 if shape_of.dtype in (np.float32, np.complex64) else 1e-10
@@ -137,9 +138,9 @@ def test_shifts(data, shape):
     axes = data.draw(st.none() | st.integers(0, len(shape) - 1)
                      | st.lists(st.integers(0, len(shape) - 1), min_size=1, unique=True),
                      label="axes")
-    np.testing.assert_array_equal(np.asarray(ax.fft.fftshift(ax.asarray(x), axes=axes)),
+    np.testing.assert_array_equal(to_np(ax.fft.fftshift(ax.asarray(x), axes=axes)),
                                   np.fft.fftshift(x, axes=axes))
-    np.testing.assert_array_equal(np.asarray(ax.fft.ifftshift(ax.asarray(x), axes=axes)),
+    np.testing.assert_array_equal(to_np(ax.fft.ifftshift(ax.asarray(x), axes=axes)),
                                   np.fft.ifftshift(x, axes=axes))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +40,7 @@ def fit(x: np.ndarray, n: int, axis: int) -> np.ndarray:
 
 def dft(x: np.ndarray, n: int, axis: int, norm: str, inverse: bool = False) -> np.ndarray:
     """The direct DFT of length ``n`` along ``axis``."""
-    x = np.moveaxis(fit(np.asarray(x, np.complex128), n, axis), axis, -1)
+    x = np.moveaxis(fit(to_np(x, np.complex128), n, axis), axis, -1)
     jk = np.outer(np.arange(n), np.arange(n)) % n  # exact angles: j*k reduced mod n
     w = np.exp((2j if inverse else -2j) * np.pi * jk / n)
     out = np.einsum("...j,jk->...k", x, w) * scale(n, norm, inverse)
@@ -48,7 +49,7 @@ def dft(x: np.ndarray, n: int, axis: int, norm: str, inverse: bool = False) -> n
 
 def hermitian(x: np.ndarray, n: int, axis: int) -> np.ndarray:
     """The length-``n`` Hermitian extension of the first ``n//2 + 1`` values of ``x``."""
-    half = np.moveaxis(fit(np.asarray(x, np.complex128), n // 2 + 1, axis), axis, -1)
+    half = np.moveaxis(fit(to_np(x, np.complex128), n // 2 + 1, axis), axis, -1)
     full = np.zeros(half.shape[:-1] + (n,), np.complex128)
     full[..., : n // 2 + 1] = half
     k = np.arange(1, (n + 1) // 2)
@@ -57,7 +58,7 @@ def hermitian(x: np.ndarray, n: int, axis: int) -> np.ndarray:
 
 
 def check(got: ax.Array, want: np.ndarray, dtype: np.dtype) -> None:
-    res = np.asarray(got)
+    res = to_np(got)
     assert res.dtype == dtype, (res.dtype, dtype)
     assert res.shape == want.shape
     tol = TOL[dtype]
@@ -175,7 +176,7 @@ def test_round_trips_and_parseval(seed, shape, dtype, norm) -> None:
           complex_of(dtype))
     # Parseval: sum |x|^2 = sum |X|^2 / n for the unnormalised forward transform.
     energy = float(np.sum(np.abs(x.astype(np.complex128)) ** 2, axis=-1).sum())
-    s = np.asarray(spectrum).astype(np.complex128)
+    s = to_np(spectrum).astype(np.complex128)
     factor = {"backward": 1 / n, "ortho": 1.0, "forward": float(n)}[norm]
     np.testing.assert_allclose(float(np.sum(np.abs(s) ** 2)) * factor, energy,
                                rtol=TOL[complex_of(dtype)] * 10)
@@ -191,9 +192,9 @@ def test_round_trips_and_parseval(seed, shape, dtype, norm) -> None:
 @pytest.mark.parametrize("d", [1.0, 0.25])
 def test_frequencies_are_their_definition(n: int, d: float) -> None:
     want = [(k if k < (n + 1) // 2 else k - n) / (n * d) for k in range(n)]
-    np.testing.assert_allclose(np.asarray(ax.fft.fftfreq(n, d=d)), want, rtol=1e-15)
+    np.testing.assert_allclose(to_np(ax.fft.fftfreq(n, d=d)), want, rtol=1e-15)
     want = [k / (n * d) for k in range(n // 2 + 1)]
-    np.testing.assert_allclose(np.asarray(ax.fft.rfftfreq(n, d=d)), want, rtol=1e-15)
+    np.testing.assert_allclose(to_np(ax.fft.rfftfreq(n, d=d)), want, rtol=1e-15)
     x = ax.arange(n)
-    assert np.asarray(ax.fft.fftshift(x)).tolist() == [(k - n // 2) % n for k in range(n)]
-    assert np.asarray(ax.fft.ifftshift(ax.fft.fftshift(x))).tolist() == list(range(n))
+    assert to_np(ax.fft.fftshift(x)).tolist() == [(k - n // 2) % n for k in range(n)]
+    assert to_np(ax.fft.ifftshift(ax.fft.fftshift(x))).tolist() == list(range(n))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ALL, arrays
+from conftest import ALL, arrays, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -28,7 +28,7 @@ def advanced_keys(draw: st.DrawFn, shape: tuple) -> tuple:
         if kind == "stop":
             break
         if kind == "array":
-            key.append(np.asarray(draw(st.lists(st.integers(-n, n - 1), min_size=0,
+            key.append(to_np(draw(st.lists(st.integers(-n, n - 1), min_size=0,
                                                 max_size=4)), dtype=np.int64))
             dim += 1
         elif kind == "slice":
@@ -42,7 +42,7 @@ def advanced_keys(draw: st.DrawFn, shape: tuple) -> tuple:
             key.append(None)
         elif kind == "bool":
             flag = draw(st.booleans())
-            key.append(draw(st.sampled_from([flag, np.asarray(flag)])))
+            key.append(draw(st.sampled_from([flag, to_np(flag)])))
         else:
             key.append(draw(hnp.arrays(np.bool_, (n,))))
             dim += 1
@@ -64,7 +64,7 @@ def test_getitem_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
         return
     got = xp.asarray(a)[as_arrayx(key)]
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @given(a=arrays(ALL, shape=shapes), data=st.data())
@@ -76,14 +76,14 @@ def test_setitem_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
         x = xp.asarray(a.copy())
         with pytest.raises(IndexError):
             x[as_arrayx(key)] = xp.asarray(a.flat[0])
-        np.testing.assert_array_equal(np.asarray(x), a)
+        np.testing.assert_array_equal(to_np(x), a)
         return
     value = data.draw(hnp.arrays(a.dtype, st.sampled_from([(), target_shape[-1:]])))
     expected = a.copy()
     expected[key] = value
     x = xp.asarray(a.copy())
     x[as_arrayx(key)] = xp.asarray(value)
-    np.testing.assert_array_equal(np.asarray(x), expected)
+    np.testing.assert_array_equal(to_np(x), expected)
 
 
 def test_failed_assignment_changes_nothing() -> None:
@@ -94,20 +94,20 @@ def test_failed_assignment_changes_nothing() -> None:
         x[xp.asarray([True, False])] = 9
     with pytest.raises(IndexError):
         x[xp.asarray([0.5])]  # noqa: B018
-    np.testing.assert_array_equal(np.asarray(x), np.arange(5))
+    np.testing.assert_array_equal(to_np(x), np.arange(5))
 
 
 @given(a=arrays(ALL, shape=shapes), data=st.data())
 def test_take_and_take_along_axis(a: np.ndarray, data: st.DataObject) -> None:
     axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
     n = a.shape[axis]
-    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)), dtype=np.int64)
-    np.testing.assert_array_equal(np.asarray(xp.take(xp.asarray(a), xp.asarray(idx),
+    idx = to_np(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)), dtype=np.int64)
+    np.testing.assert_array_equal(to_np(xp.take(xp.asarray(a), xp.asarray(idx),
                                                      axis=axis)),
                                   np.take(a, idx, axis=axis))
     along = data.draw(hnp.arrays(np.int64, a.shape, elements=st.integers(0, n - 1)))
     np.testing.assert_array_equal(
-        np.asarray(xp.take_along_axis(xp.asarray(a), xp.asarray(along), axis=axis)),
+        to_np(xp.take_along_axis(xp.asarray(a), xp.asarray(along), axis=axis)),
         np.take_along_axis(a, along, axis=axis))
 
 
@@ -138,7 +138,7 @@ def test_leading_mask_get_and_set_match_numpy(a: np.ndarray, data: st.DataObject
     expected = a[mask]
     got = x[xp.asarray(mask)]
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
     shape = data.draw(st.sampled_from([(), expected.shape[1:], expected.shape,
                                        (1,) + expected.shape[1:]]))
     value = data.draw(hnp.arrays(a.dtype, shape))
@@ -146,7 +146,7 @@ def test_leading_mask_get_and_set_match_numpy(a: np.ndarray, data: st.DataObject
     target[mask] = value
     y = xp.asarray(a.copy())
     y[xp.asarray(mask)] = xp.asarray(value)
-    np.testing.assert_array_equal(np.asarray(y), target)
+    np.testing.assert_array_equal(to_np(y), target)
 
 
 def test_leading_mask_set_of_a_wrong_shape_changes_nothing() -> None:
@@ -157,7 +157,7 @@ def test_leading_mask_set_of_a_wrong_shape_changes_nothing() -> None:
         x[mask] = xp.ones((3, 4))
     with pytest.raises(IndexError):
         x[xp.asarray(np.array([True, False]))]
-    np.testing.assert_array_equal(np.asarray(x), a)
+    np.testing.assert_array_equal(to_np(x), a)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64, np.complex128])
@@ -168,8 +168,8 @@ def test_long_take_matches_numpy_and_checks_every_index(dtype: type) -> None:
     a = (rng.standard_normal(5000) * 100).astype(dtype)
     idx = rng.integers(-5000, 5000, 2**17)
     x = xp.asarray(a)
-    np.testing.assert_array_equal(np.asarray(xp.take(x, xp.asarray(idx))), np.take(a, idx))
-    np.testing.assert_array_equal(np.asarray(xp.take(x[::-3], xp.asarray(idx % 1667))),
+    np.testing.assert_array_equal(to_np(xp.take(x, xp.asarray(idx))), np.take(a, idx))
+    np.testing.assert_array_equal(to_np(xp.take(x[::-3], xp.asarray(idx % 1667))),
                                   np.take(a[::-3], idx % 1667))
     for bad in (5000, -5001):
         wrong = idx.copy()
@@ -186,7 +186,7 @@ def test_scatter_add_matches_numpy_add_at(dtype: str, data: st.DataObject) -> No
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
     size = int(np.prod(shape))
     m = data.draw(st.integers(0, 12)) if size else 0
-    positions = np.asarray(data.draw(st.lists(st.integers(0, max(size - 1, 0)), min_size=m,
+    positions = to_np(data.draw(st.lists(st.integers(0, max(size - 1, 0)), min_size=m,
                                               max_size=m)), dtype=np.int64)
     values = (np.arange(1, 2 * m + 1, dtype=np.float64).reshape(m, 2) / 4).astype(dtype)
     want = np.zeros(size, dtype=dtype)
@@ -194,7 +194,7 @@ def test_scatter_add_matches_numpy_add_at(dtype: str, data: st.DataObject) -> No
     # Strided and offset inputs: every other column, and positions read backwards twice.
     got = scatter_add(xp.asarray(values)[:, 0], xp.asarray(positions[::-1])[::-1], shape)
     assert got.shape == shape and got.dtype == xp.asarray(values).dtype
-    np.testing.assert_array_equal(np.asarray(got).reshape(-1), want)
+    np.testing.assert_array_equal(to_np(got).reshape(-1), want)
 
 
 def test_scatter_add_checks_its_input() -> None:

@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def maybe_transposed(data, x: np.ndarray, label: str):
 
 
 def close(res, expected, dtype):
-    res = np.asarray(res)
+    res = to_np(res)
     assert res.shape == expected.shape
     assert res.dtype == expected.dtype
     if np.issubdtype(expected.dtype, np.inexact):
@@ -81,7 +82,7 @@ def test_matmul_vectors(data, dtype, k, b, which):
     elif which == "mv":
         close(ax.matmul(maybe_transposed(data, mat, "t"), ax.asarray(v)), mat @ v, dtype)
     else:
-        close(ax.matmul(ax.asarray(v), ax.asarray(v[::-1])), np.asarray(v @ v[::-1]), dtype)
+        close(ax.matmul(ax.asarray(v), ax.asarray(v[::-1])), to_np(v @ v[::-1]), dtype)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int32])
@@ -186,7 +187,7 @@ def test_imatmul_and_rmatmul():
     b = a
     b @= ax.eye(3)
     assert b is a
-    np.testing.assert_array_equal(np.asarray(a), expected)
+    np.testing.assert_array_equal(to_np(a), expected)
     with pytest.raises(ValueError):
         a @= ax.ones((3, 2))
     with pytest.raises(TypeError):
@@ -240,13 +241,13 @@ def test_diagonal_and_trace(data, dtype, rows, cols, offset, b):
     close(ax.linalg.diagonal(a, offset=offset),
           np.diagonal(x, offset=offset, axis1=-2, axis2=-1), dtype)
     close(ax.linalg.trace(a, offset=offset),
-          np.asarray(np.trace(x, offset=offset, axis1=-2, axis2=-1)), dtype)
+          to_np(np.trace(x, offset=offset, axis1=-2, axis2=-1)), dtype)
 
 
 def test_diagonal_is_a_view():
     a = ax.zeros((3, 3))
     ax.linalg.diagonal(a)[...] = 1.0
-    np.testing.assert_array_equal(np.asarray(a), np.eye(3))
+    np.testing.assert_array_equal(to_np(a), np.eye(3))
 
 
 @SETTINGS
@@ -255,11 +256,11 @@ def test_square_factorisations(data, dtype, n, b):
     x = draw_array(data, (*b, n, n), dtype) + (3 * n * np.eye(n)).astype(dtype)
     a = maybe_transposed(data, x, "t")
     close(ax.linalg.inv(a), np.linalg.inv(x), dtype)
-    close(ax.linalg.det(a), np.asarray(np.linalg.det(x)), dtype)
+    close(ax.linalg.det(a), to_np(np.linalg.det(x)), dtype)
     sign, logabs = ax.linalg.slogdet(a)
     s_np, l_np = np.linalg.slogdet(x)
-    close(sign, np.asarray(s_np), dtype)
-    close(logabs, np.asarray(l_np), dtype)
+    close(sign, to_np(s_np), dtype)
+    close(logabs, to_np(l_np), dtype)
     rhs = draw_array(data, (n, 2), dtype)
     close(ax.linalg.solve(a, ax.asarray(rhs)), np.linalg.solve(x, rhs), dtype)
     close(ax.linalg.solve(a, ax.asarray(rhs[:, 0])), np.linalg.solve(x, rhs[:, 0]), dtype)
@@ -273,8 +274,8 @@ def test_square_factorisations(data, dtype, n, b):
     close(ax.linalg.eigvalsh(ax.asarray(h)), np.linalg.eigvalsh(h), dtype)
     w, v = ax.linalg.eigh(ax.asarray(h))
     close(w, np.linalg.eigvalsh(h), dtype)
-    vn = np.asarray(v)
-    close(ax.asarray(vn @ (np.asarray(w)[..., None] * np.conj(np.swapaxes(vn, -1, -2)))), h,
+    vn = to_np(v)
+    close(ax.asarray(vn @ (to_np(w)[..., None] * np.conj(np.swapaxes(vn, -1, -2)))), h,
           dtype)
 
 
@@ -285,7 +286,7 @@ def test_eig_is_complex_and_decomposes(data, dtype, n, b):
     w, v = ax.linalg.eig(ax.asarray(x))
     cdt = np.result_type(dtype, np.complex64)
     assert w.dtype == cdt and v.dtype == cdt
-    wn, vn = np.asarray(w), np.asarray(v)
+    wn, vn = to_np(w), to_np(v)
     close(ax.asarray(vn * wn[..., None, :]), (x @ vn).astype(cdt), cdt)
     close(ax.linalg.eigvals(ax.asarray(x)), wn, cdt)
 
@@ -302,17 +303,17 @@ def test_rectangular_factorisations(data, dtype, m, n, b, full, mode):
     close(s, sn, dtype)
     close(ax.linalg.svdvals(a), np.linalg.svdvals(x), dtype)
     k = min(m, n)
-    recon = np.asarray(u)[..., :, :k] * np.asarray(s)[..., None, :] @ np.asarray(vh)[..., :k, :]
+    recon = to_np(u)[..., :, :k] * to_np(s)[..., None, :] @ to_np(vh)[..., :k, :]
     close(ax.asarray(recon), x, dtype)
     assert u.shape == un.shape and vh.shape == vhn.shape
     q, r = ax.linalg.qr(a, mode=mode)
     qn, rn = np.linalg.qr(x, mode=mode)
     assert q.shape == qn.shape and r.shape == rn.shape
-    close(ax.asarray(np.asarray(q) @ np.asarray(r)), x, dtype)
+    close(ax.asarray(to_np(q) @ to_np(r)), x, dtype)
     close(ax.linalg.pinv(a), np.linalg.pinv(x), dtype)
-    close(ax.linalg.matrix_rank(a), np.asarray(np.linalg.matrix_rank(x)), dtype)
+    close(ax.linalg.matrix_rank(a), to_np(np.linalg.matrix_rank(x)), dtype)
     for ord in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
-        close(ax.linalg.matrix_norm(a, ord=ord), np.asarray(np.linalg.matrix_norm(x, ord=ord)),
+        close(ax.linalg.matrix_norm(a, ord=ord), to_np(np.linalg.matrix_norm(x, ord=ord)),
               dtype)
 
 
@@ -325,7 +326,7 @@ def test_vector_norm(data, dtype, b, ord, axis, keepdims):
     if isinstance(axis, tuple) and x.ndim < 2:
         axis = -1
     close(ax.linalg.vector_norm(ax.asarray(x), axis=axis, keepdims=keepdims, ord=ord),
-          np.asarray(np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)), dtype)
+          to_np(np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)), dtype)
 
 
 @SETTINGS
@@ -399,7 +400,7 @@ def test_gram_products_are_symmetric_and_match_numpy(dtype: str, shape: tuple,
     a = ax.asarray(x)
     tol = 1e-4 if dtype in ("float32", "complex64") else 1e-12
     for got, want in ((a.mT @ a, x.T @ x), (a @ a.mT, x @ x.T)):
-        g = np.asarray(got)
+        g = to_np(got)
         # The oracle: a sum of products in float64/complex128, independent of any BLAS.
         exact = np.einsum("ik,kj->ij", *(v.astype(np.complex128 if dtype.startswith("c")
                                                   else np.float64) for v in
@@ -427,7 +428,7 @@ def test_matmul_of_a_stack_by_one_matrix_matches_numpy(dtype: str) -> None:
         (r(3, 2, 6), w), (r(3, 2, 6), r(1, 6, 4)), (r(5, 1, 6), w), (r(2, 3, 4, 6), w),
         (r(3, 4, 5, 6)[:, ::2], w), (r(3, 4, 5, 6)[:, :, ::2], w), (r(2, 3, 6)[:, ::-1], w),
         (np.swapaxes(r(3, 6, 5), -1, -2), w), (r(3, 4, 6), r(6)), (r(1, 2, 6), None),
-        (r(2, 1, 3, 6), None), (r(7, 1, 6)[1:5], r(6, 9)), (r(3, 2, 6), np.asarray(w).T.T),
+        (r(2, 1, 3, 6), None), (r(7, 1, 6)[1:5], r(6, 9)), (r(3, 2, 6), to_np(w).T.T),
         # Inner dimension 1: outer products.
         (r(3, 5, 1), r(3, 1, 4)), (r(5, 1), r(1, 4)), (r(2, 1, 3, 1), r(4, 1, 5)),
         (r(5, 1)[::-2], r(1, 0)),
@@ -439,4 +440,4 @@ def test_matmul_of_a_stack_by_one_matrix_matches_numpy(dtype: str) -> None:
         got = ax.matmul(ax.asarray(a), ax.asarray(np.ascontiguousarray(b))
                         if b.strides[0] else ax.broadcast_to(ax.asarray(b[0]), b.shape))
         assert got.shape == want.shape
-        np.testing.assert_allclose(np.asarray(got), want, **tolerance)
+        np.testing.assert_allclose(to_np(got), want, **tolerance)

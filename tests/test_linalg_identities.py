@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +47,7 @@ def well_conditioned(rng: np.random.Generator, shape: tuple, dtype: str) -> np.n
 
 def wide(x: object) -> np.ndarray:
     """An arrayx (or NumPy) result as NumPy in double precision, for the checks' products."""
-    a = np.asarray(x)
+    a = to_np(x)
     return a.astype(np.complex128 if np.iscomplexobj(a) else np.float64)
 
 
@@ -148,9 +149,9 @@ def test_det_of_built_matrices(dtype: str) -> None:
     # Singular matrices: det 0, sign 0, logabsdet -inf.
     s = np.zeros((2, 3, 3), dtype=dtype)
     s[1] = np.outer([1, 2, 3], [1, 1, 1])
-    assert np.all(np.asarray(ax.linalg.det(ax.asarray(s))) == 0)
+    assert np.all(to_np(ax.linalg.det(ax.asarray(s))) == 0)
     sign, logabs = ax.linalg.slogdet(ax.asarray(s))
-    assert np.all(np.asarray(sign) == 0) and np.all(np.asarray(logabs) == -np.inf)
+    assert np.all(to_np(sign) == 0) and np.all(to_np(logabs) == -np.inf)
     # The empty matrix has determinant 1.
     assert complex(ax.linalg.det(ax.zeros((0, 0), dtype=getattr(ax, dtype)))) == 1
 
@@ -255,7 +256,7 @@ def test_pinv_meets_the_penrose_conditions_and_rank_counts(seed: int, dtype: str
     assert rank.dtype == ax.int64 and int(rank) == r
     # A stack of them, and a cutoff above the smallest nonzero singular value (1 of 10).
     stack = np.stack([x, np.zeros_like(x)])
-    assert np.asarray(ax.linalg.matrix_rank(ax.asarray(stack))).tolist() == [r, 0]
+    assert to_np(ax.linalg.matrix_rank(ax.asarray(stack))).tolist() == [r, 0]
     above_half = sum(v > 5 for v in np.linspace(10, 1, r))
     assert int(ax.linalg.matrix_rank(ax.asarray(x), rtol=0.5)) == above_half
 
@@ -269,8 +270,8 @@ def test_rank_and_pinv_cutoffs(dtype: str) -> None:
     assert int(ax.linalg.matrix_rank(a, rtol=1e-2)) == 1
     # rtol as an array broadcasts against the stack.
     stack = ax.asarray(np.stack([x, x]))
-    rtol = ax.asarray(np.asarray([1e-4, 1e-2], dtype=np.abs(x).dtype))
-    assert np.asarray(ax.linalg.matrix_rank(stack, rtol=rtol)).tolist() == [2, 1]
+    rtol = ax.asarray(to_np([1e-4, 1e-2], dtype=np.abs(x).dtype))
+    assert to_np(ax.linalg.matrix_rank(stack, rtol=rtol)).tolist() == [2, 1]
     p = wide(ax.linalg.pinv(a, rtol=1e-4))
     near(p, np.diag([1.0, 1e3, 0.0]), dtype, 1e3)
     p = wide(ax.linalg.pinv(stack, rtol=rtol))
@@ -304,7 +305,7 @@ def test_vector_norm_is_its_definition(seed: int, dtype: str, b: tuple, n: int, 
     assert got.dtype == np.abs(x).dtype
     assert got.shape == ((*b, 1) if keepdims else b)
     flat = x.reshape(-1, n)
-    want = np.asarray([p_norm(list(row), ord) for row in flat]).reshape(got.shape)
+    want = to_np([p_norm(list(row), ord) for row in flat]).reshape(got.shape)
     near(wide(got), want, dtype, float(np.abs(want).max(initial=1)))
     whole = ax.linalg.vector_norm(ax.asarray(x), ord=ord)
     near(float(whole), p_norm(list(x.ravel()), ord), dtype, float(np.abs(x).max()) * x.size)
@@ -316,16 +317,16 @@ def test_vector_norm_is_its_definition(seed: int, dtype: str, b: tuple, n: int, 
 def test_two_norm_does_not_overflow_or_underflow(dtype: str, big: float, tiny: float) -> None:
     for v in (big, tiny):
         x = ax.asarray(np.full((3, 4), v, dtype=dtype))
-        got = np.asarray(ax.linalg.vector_norm(x, axis=-1))
+        got = to_np(ax.linalg.vector_norm(x, axis=-1))
         np.testing.assert_allclose(got, 2 * v, rtol=TOL[dtype])
         np.testing.assert_allclose(float(ax.linalg.vector_norm(x)), math.sqrt(12) * v,
                                    rtol=TOL[dtype])
         np.testing.assert_allclose(float(ax.linalg.matrix_norm(x)), math.sqrt(12) * v,
                                    rtol=TOL[dtype])
     # One huge vector among ordinary ones; infinities and NaNs pass through.
-    x = np.asarray([[3.0, 4.0], [big, big], [np.inf, 1.0], [np.nan, 1.0], [0.0, 0.0]],
+    x = to_np([[3.0, 4.0], [big, big], [np.inf, 1.0], [np.nan, 1.0], [0.0, 0.0]],
                    dtype=dtype)
-    got = np.asarray(ax.linalg.vector_norm(ax.asarray(x), axis=1))
+    got = to_np(ax.linalg.vector_norm(ax.asarray(x), axis=1))
     np.testing.assert_allclose(got[:2], [5.0, math.sqrt(2) * big], rtol=TOL[dtype])
     assert got[2] == np.inf and np.isnan(got[3]) and got[4] == 0
 
@@ -408,14 +409,14 @@ def test_lapack_calls_from_several_python_threads() -> None:
         "qr": lambda: ax.linalg.qr(a).R, "eigvalsh": lambda: ax.linalg.eigvalsh(s),
         "cholesky": lambda: ax.linalg.cholesky(s),
     }
-    want = {name: np.asarray(f()).copy() for name, f in calls.items()}
+    want = {name: to_np(f()).copy() for name, f in calls.items()}
     errors: list[str] = []
 
     def work(offset: int) -> None:
         names = sorted(calls)
         for i in range(40):
             name = names[(i + offset) % len(names)]
-            got = np.asarray(calls[name]())
+            got = to_np(calls[name]())
             if not np.allclose(got, want[name], rtol=1e-12, atol=1e-12 * np.abs(want[name]).max()):
                 errors.append(name)
 
@@ -435,13 +436,13 @@ def test_empty_matrices_factor_as_numpy_does(shape: tuple) -> None:
     for full in (True, False):
         for got, want in zip(ax.linalg.svd(a, full_matrices=full),
                              np.linalg.svd(x, full_matrices=full), strict=True):
-            np.testing.assert_array_equal(np.asarray(got), want)
-            assert np.asarray(got).dtype == want.dtype
-    np.testing.assert_array_equal(np.asarray(ax.linalg.svdvals(a)), np.linalg.svdvals(x))
+            np.testing.assert_array_equal(to_np(got), want)
+            assert to_np(got).dtype == want.dtype
+    np.testing.assert_array_equal(to_np(ax.linalg.svdvals(a)), np.linalg.svdvals(x))
     for mode in ("reduced", "complete"):
         for got, want in zip(ax.linalg.qr(a, mode=mode), np.linalg.qr(x, mode=mode),
                              strict=True):
-            np.testing.assert_array_equal(np.asarray(got), want)
+            np.testing.assert_array_equal(to_np(got), want)
     if shape[-1] == shape[-2]:
         for fn in ("inv", "det", "cholesky", "eigvalsh", "eigvals"):
             assert getattr(ax.linalg, fn)(a).shape == getattr(np.linalg, fn)(x).shape
@@ -455,7 +456,7 @@ def test_long_dot_products(dtype: str, step: int) -> None:
     rng = rng_of(4)
     x = random(rng, (3, 2, 5000 * abs(step)), dtype)[..., ::step]
     y = random(rng, (2, 5000 * abs(step)), dtype)[..., ::step]
-    got = np.asarray(ax.vecdot(ax.asarray(x), ax.asarray(y)))
+    got = to_np(ax.vecdot(ax.asarray(x), ax.asarray(y)))
     assert got.shape == (3, 2) and got.dtype == x.dtype
     xc = x.astype(np.complex128)
     for i, j in itertools.product(range(3), range(2)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ALL, arrays
+from conftest import ALL, arrays, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -16,7 +16,7 @@ shapes = hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4)
 
 def same(got: xp.Array, expected: np.ndarray) -> None:
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @given(a=arrays(ALL, shape=shapes), data=st.data())
@@ -64,7 +64,7 @@ def test_repeat(a: np.ndarray, data: st.DataObject) -> None:
         repeats = data.draw(st.integers(0, 3))
         got = xp.repeat(xp.asarray(a), repeats, axis=axis)
     else:
-        repeats = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=size,
+        repeats = to_np(data.draw(st.lists(st.integers(0, 3), min_size=size,
                                                 max_size=size)), dtype=np.int64)
         got = xp.repeat(xp.asarray(a), xp.asarray(repeats), axis=axis)
     same(got, np.repeat(a, repeats, axis=axis))
@@ -102,7 +102,7 @@ def test_sliding_window_view_matches_numpy(window, axis, layout) -> None:
     want = np.lib.stride_tricks.sliding_window_view(x, window, axis=axis)
     got = sliding_window_view(a, window, axis=axis)
     assert got.shape == want.shape
-    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(to_np(got), want)
     # A view: no copy, and read-only.
     assert got._base_storage is a._base_storage
     with pytest.raises(ValueError, match="read-only"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DTYPES_BY_KIND, arrays, long_rows
+from conftest import DTYPES_BY_KIND, arrays, long_rows, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -44,8 +44,8 @@ def test_sort_and_argsort(a: np.ndarray, data: st.DataObject) -> None:
     order = stable_order(a, axis, descending)
     got = xp.argsort(x, axis=axis, descending=descending)
     assert got.dtype == xp.int64
-    np.testing.assert_array_equal(np.asarray(got), order)
-    np.testing.assert_array_equal(np.asarray(xp.sort(x, axis=axis, descending=descending)),
+    np.testing.assert_array_equal(to_np(got), order)
+    np.testing.assert_array_equal(to_np(xp.sort(x, axis=axis, descending=descending)),
                                   np.take_along_axis(a, order, axis=axis))
 
 
@@ -60,8 +60,8 @@ def test_long_rows_sort_as_numpy(kind: str, data: st.DataObject) -> None:
     order = stable_order(a, axis, descending)
     x = xp.asarray(a)
     got = xp.argsort(x, axis=axis, descending=descending)
-    np.testing.assert_array_equal(np.asarray(got), order)
-    np.testing.assert_array_equal(bits(np.asarray(xp.sort(x, axis=axis, descending=descending))),
+    np.testing.assert_array_equal(to_np(got), order)
+    np.testing.assert_array_equal(bits(to_np(xp.sort(x, axis=axis, descending=descending))),
                                   bits(np.take_along_axis(a, order, axis=axis)))
 
 
@@ -73,11 +73,11 @@ def test_long_rows_unstable_sort_orders(kind: str, data: st.DataObject, descendi
     a = data.draw(long_rows(DTYPES_BY_KIND[kind]))
     expected = np.take_along_axis(a, stable_order(a, -1, descending), axis=-1)
     x = xp.asarray(a)
-    got = np.asarray(xp.argsort(x, descending=descending, stable=False))
+    got = to_np(xp.argsort(x, descending=descending, stable=False))
     np.testing.assert_array_equal(np.sort(got, axis=-1), np.broadcast_to(
         np.arange(a.shape[-1]), a.shape))
     np.testing.assert_array_equal(np.take_along_axis(a, got, axis=-1), expected)
-    np.testing.assert_array_equal(np.asarray(xp.sort(x, descending=descending, stable=False)),
+    np.testing.assert_array_equal(to_np(xp.sort(x, descending=descending, stable=False)),
                                   expected)
 
 
@@ -97,17 +97,17 @@ def test_argmax_argmin(name: str, a: np.ndarray, data: st.DataObject) -> None:
     expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
     got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
     assert got.dtype == xp.int64 and got.shape == np.shape(expected)
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @given(a=arrays(DTYPES_BY_KIND["all"], shape=shapes), data=st.data())
 def test_count_nonzero_and_nonzero(a: np.ndarray, data: st.DataObject) -> None:
     axis = data.draw(st.none() | st.integers(-a.ndim, a.ndim - 1))
     x = xp.asarray(a)
-    np.testing.assert_array_equal(np.asarray(xp.count_nonzero(x, axis=axis)),
+    np.testing.assert_array_equal(to_np(xp.count_nonzero(x, axis=axis)),
                                   np.count_nonzero(a, axis=axis))
     for got, expected in zip(xp.nonzero(x), np.nonzero(a), strict=True):
-        np.testing.assert_array_equal(np.asarray(got), expected)
+        np.testing.assert_array_equal(to_np(got), expected)
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.float64])
@@ -125,9 +125,9 @@ def test_nonzero_and_count_nonzero_of_views(dtype: type, view: str) -> None:
                                     else xp.broadcast_to(m[0], (4, 9)))}[view]
     want, got = pick(a), pick(x)
     for g, w in zip(xp.nonzero(got), np.nonzero(want), strict=True):
-        np.testing.assert_array_equal(np.asarray(g), w)
+        np.testing.assert_array_equal(to_np(g), w)
     assert int(xp.count_nonzero(got)) == np.count_nonzero(want)
-    np.testing.assert_array_equal(np.asarray(xp.count_nonzero(got, axis=0)),
+    np.testing.assert_array_equal(to_np(xp.count_nonzero(got, axis=0)),
                                   np.count_nonzero(want, axis=0))
 
 
@@ -144,7 +144,7 @@ def test_searchsorted(s: np.ndarray, v: np.ndarray, side: str, use_sorter: bool)
         s = np.sort(s)
         got = xp.searchsorted(xp.asarray(s), xp.asarray(v), side=side)
         expected = np.searchsorted(s, v, side=side)
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 def test_bad_sorting_input() -> None:
@@ -178,7 +178,7 @@ def test_long_runs_of_argmax_argmin_max_min(n: int, data: st.DataObject) -> None
         a[i] = v
     x = xp.asarray(a)
     for name in ("argmax", "argmin", "max", "min"):
-        got = np.asarray(getattr(xp, name)(x))
+        got = to_np(getattr(xp, name)(x))
         np.testing.assert_array_equal(got, getattr(np, name)(a), err_msg=name)
 
 
@@ -191,12 +191,12 @@ def test_sorting_bools_holding_other_bytes_than_0_and_1(n: int, descending: bool
     x = xp.asarray(raw.view(np.bool_))
     truth = raw != 0
     keys = ~truth if descending else truth
-    np.testing.assert_array_equal(np.asarray(xp.argsort(x, descending=descending)),
+    np.testing.assert_array_equal(to_np(xp.argsort(x, descending=descending)),
                                   np.argsort(keys, stable=True))
-    got = np.asarray(xp.sort(x, descending=descending)).view(np.uint8)
+    got = to_np(xp.sort(x, descending=descending)).view(np.uint8)
     expected = np.sort(truth)[::-1] if descending else np.sort(truth)
     np.testing.assert_array_equal(got, expected.view(np.uint8))
-    np.testing.assert_array_equal(np.asarray(xp.unique_values(x)), np.unique(truth))
+    np.testing.assert_array_equal(to_np(xp.unique_values(x)), np.unique(truth))
 
 
 # Integer rows whose values span at most 2^16 (and no more than the row's length) are sorted by
@@ -215,10 +215,10 @@ def test_sort_of_narrow_integer_ranges(dtype: str, where: str, span: int,
     a = rng.integers(lo, min(lo + span, int(info.max)), 70_000, dtype=dtype, endpoint=True)
     a[:2] = [lo, min(lo + span, int(info.max))]  # both ends of the range are present
     expected = np.sort(a)[::-1] if descending else np.sort(a)
-    got = np.asarray(xp.sort(xp.asarray(a), descending=descending))
+    got = to_np(xp.sort(xp.asarray(a), descending=descending))
     np.testing.assert_array_equal(got, expected)
     rows = a[:69_000].reshape(300, 230)
-    np.testing.assert_array_equal(np.asarray(xp.sort(xp.asarray(rows), axis=0)),
+    np.testing.assert_array_equal(to_np(xp.sort(xp.asarray(rows), axis=0)),
                                   np.sort(rows, axis=0))
 
 
@@ -241,6 +241,6 @@ def test_searchsorted_of_many_values_on_threads(threads: int, dtype: str, side: 
                                   sorter=xp.asarray(sorter))
     finally:
         xp.set_num_threads(before)
-    np.testing.assert_array_equal(np.asarray(got), np.searchsorted(haystack, needles, side=side))
-    np.testing.assert_array_equal(np.asarray(through),
+    np.testing.assert_array_equal(to_np(got), np.searchsorted(haystack, needles, side=side))
+    np.testing.assert_array_equal(to_np(through),
                                   np.searchsorted(shuffled, needles, side=side, sorter=sorter))

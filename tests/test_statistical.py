@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DTYPES_BY_KIND, REAL_FLOAT, arrays
+from conftest import DTYPES_BY_KIND, REAL_FLOAT, arrays, to_np
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -31,7 +31,7 @@ def strided(a: np.ndarray, how: str) -> tuple[np.ndarray, xp.Array]:
 
 def close(got: xp.Array, expected: np.ndarray, rtol: float = 1e-10) -> None:
     assert got.shape == expected.shape and got.dtype == expected.dtype
-    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol, atol=rtol,
+    np.testing.assert_allclose(to_np(got), expected, rtol=rtol, atol=rtol,
                                equal_nan=True)
 
 
@@ -48,7 +48,7 @@ def test_sum_prod(name: str, a: np.ndarray, data: st.DataObject) -> None:
     got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
     rtol = 1e-4 if a.dtype in (np.float32, np.complex64) else 1e-10
     if a.dtype.kind in "iu":
-        np.testing.assert_array_equal(np.asarray(got), expected)
+        np.testing.assert_array_equal(to_np(got), expected)
         assert got.dtype == expected.dtype
     else:
         close(got, expected, rtol)
@@ -66,7 +66,7 @@ def test_max_min(name: str, a: np.ndarray, data: st.DataObject) -> None:
         return
     expected = getattr(np, name)(a, axis=axis)
     got = getattr(xp, name)(x, axis=axis)
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @pytest.mark.parametrize("name", ["mean", "var", "std"])
@@ -81,7 +81,7 @@ def test_mean_var_std(name: str, a: np.ndarray, data: st.DataObject) -> None:
     got = getattr(xp, name)(x, axis=axis, **kwargs)
     rtol = 1e-3 if a.dtype == np.float32 else 1e-8
     assert got.shape == np.shape(expected)
-    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol, atol=rtol * 1e3,
+    np.testing.assert_allclose(to_np(got), expected, rtol=rtol, atol=rtol * 1e3,
                                equal_nan=True)
 
 
@@ -106,7 +106,7 @@ def test_float_prod_folds_in_order(dtype: type, shape_axis: tuple) -> None:
     try:
         for threads in (1, 2):
             xp.set_num_threads(threads)
-            got = np.asarray(xp.prod(xp.asarray(a), axis=axis))
+            got = to_np(xp.prod(xp.asarray(a), axis=axis))
             np.testing.assert_array_equal(got, np.prod(a, axis=axis))
     finally:
         xp.set_num_threads(before)
@@ -114,7 +114,7 @@ def test_float_prod_folds_in_order(dtype: type, shape_axis: tuple) -> None:
     fives.flat[0] = 0
     with np.errstate(all="ignore"):
         want = np.prod(fives, axis=axis)
-    np.testing.assert_array_equal(np.asarray(xp.prod(xp.asarray(fives), axis=axis)), want)
+    np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(fives), axis=axis)), want)
 
 
 def test_default_sum_dtypes_and_errors() -> None:
@@ -150,7 +150,7 @@ def test_cumulative(name: str, a: np.ndarray, data: st.DataObject) -> None:
     rtol = 1e-4 if a.dtype in (np.float32, np.complex64) else 1e-10
     assert got.dtype == expected.dtype
     if a.dtype.kind in "iu":
-        np.testing.assert_array_equal(np.asarray(got), expected)
+        np.testing.assert_array_equal(to_np(got), expected)
     else:
         close(got, expected, rtol)
 
@@ -167,9 +167,9 @@ def test_long_cumulative_sum(shape: tuple, dtype: type, initial: bool) -> None:
     threads = xp.get_num_threads()
     try:
         xp.set_num_threads(1)
-        one = np.asarray(xp.cumulative_sum(x, axis=-1, include_initial=initial))
+        one = to_np(xp.cumulative_sum(x, axis=-1, include_initial=initial))
         xp.set_num_threads(max(2, threads))
-        many = np.asarray(xp.cumulative_sum(x, axis=-1, include_initial=initial))
+        many = to_np(xp.cumulative_sum(x, axis=-1, include_initial=initial))
     finally:
         xp.set_num_threads(threads)
     np.testing.assert_array_equal(one, many)
@@ -196,7 +196,7 @@ def test_diff(a: np.ndarray, data: st.DataObject) -> None:
         expected = np.diff(a, axis=axis, n=n, **kwargs)
     got = xp.diff(xp.asarray(a), axis=axis, n=n,
                   **{k: xp.asarray(v) for k, v in kwargs.items()})
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @given(data=st.data())
@@ -214,13 +214,13 @@ def test_concat_and_stack(data: st.DataObject) -> None:
         parts.append(data.draw(hnp.arrays(d, tuple(shape))))
     assume(np.result_type(*parts) == xp.result_type(*[p.dtype for p in parts]))
     got = xp.concat([xp.asarray(p) for p in parts], axis=axis)
-    np.testing.assert_array_equal(np.asarray(got), np.concat(parts, axis=axis))
+    np.testing.assert_array_equal(to_np(got), np.concat(parts, axis=axis))
     assert got.dtype == np.concat(parts, axis=axis).dtype
     same = [np.broadcast_to(p.astype(parts[0].dtype), base) for p in parts] if axis is None \
         else [parts[0]] * len(parts)
     stack_axis = data.draw(st.integers(-ndim - 1, ndim))
     np.testing.assert_array_equal(
-        np.asarray(xp.stack([xp.asarray(p) for p in same], axis=stack_axis)),
+        to_np(xp.stack([xp.asarray(p) for p in same], axis=stack_axis)),
         np.stack(same, axis=stack_axis))
     with pytest.raises(ValueError):
         xp.concat([xp.ones((2, 3)), xp.ones((3, 2))], axis=0)
@@ -235,7 +235,7 @@ def test_all_any(name: str, a: np.ndarray, data: st.DataObject) -> None:
     got = getattr(xp, name)(x, axis=axis, keepdims=keepdims)
     expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
     assert got.dtype == xp.bool
-    np.testing.assert_array_equal(np.asarray(got), expected)
+    np.testing.assert_array_equal(to_np(got), expected)
 
 
 @pytest.mark.parametrize("shape_axis", [((3 * 2**20,), None), ((2048, 1024), 0),
@@ -251,9 +251,9 @@ def test_large_sums_and_variances_do_not_depend_on_the_thread_count(shape_axis: 
     for name in ("sum", "var"):
         try:
             xp.set_num_threads(1)
-            one = np.asarray(getattr(xp, name)(x, axis=axis))
+            one = to_np(getattr(xp, name)(x, axis=axis))
             xp.set_num_threads(max(2, threads))
-            many = np.asarray(getattr(xp, name)(x, axis=axis))
+            many = to_np(getattr(xp, name)(x, axis=axis))
         finally:
             xp.set_num_threads(threads)
         np.testing.assert_array_equal(one, many, err_msg=name)

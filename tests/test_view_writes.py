@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ALL, arrays
+from conftest import ALL, arrays, to_np
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -54,14 +54,14 @@ def test_writes_through_views_reach_the_base(a: np.ndarray, data: st.DataObject)
     except IndexError:
         with pytest.raises(IndexError):
             view[key] = xp.zeros((), dtype=a.dtype)
-        np.testing.assert_array_equal(np.asarray(base), a)
+        np.testing.assert_array_equal(to_np(base), a)
         return
     value, xvalue = draw_value(data, a.dtype, target.shape)
     ref_view[key] = value
     view[key] = xvalue
-    np.testing.assert_array_equal(np.asarray(base), reference)
+    np.testing.assert_array_equal(to_np(base), reference)
     if isinstance(xvalue, xp.Array):
-        np.testing.assert_array_equal(np.asarray(xvalue), value)
+        np.testing.assert_array_equal(to_np(xvalue), value)
 
 
 @given(a=arrays(ALL, shape=st.just(())), data=st.data())
@@ -69,11 +69,11 @@ def test_writes_into_0d_arrays(a: np.ndarray, data: st.DataObject) -> None:
     x = xp.asarray(np.zeros((), dtype=a.dtype), copy=True)
     key = data.draw(st.sampled_from([(), Ellipsis, (None, Ellipsis)]))
     x[key] = xp.asarray(a)
-    np.testing.assert_array_equal(np.asarray(x), a)
+    np.testing.assert_array_equal(to_np(x), a)
     view = x[...]
     view[()] = a.item()
     assert view._storage is x._storage
-    np.testing.assert_array_equal(np.asarray(x), a)
+    np.testing.assert_array_equal(to_np(x), a)
 
 
 def equal_length_slice(data: st.DataObject, n: int, length: int) -> slice:
@@ -111,7 +111,7 @@ def test_overlapping_assignment_matches_numpy(a: np.ndarray, data: st.DataObject
     source = expected[src].copy()
     expected[dst] = np.swapaxes(source, -1, -2) if transpose else source
     x[dst] = x[src].mT if transpose else x[src]
-    np.testing.assert_array_equal(np.asarray(x), expected)
+    np.testing.assert_array_equal(to_np(x), expected)
 
 
 @given(a=arrays(ALL, shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6)),
@@ -121,12 +121,12 @@ def test_assigning_a_flipped_or_permuted_self(a: np.ndarray, data: st.DataObject
     axis = data.draw(st.none() | st.integers(0, a.ndim - 1))
     x[...] = xp.flip(x, axis=axis)
     expected = np.flip(a, axis=axis).copy()
-    np.testing.assert_array_equal(np.asarray(x), expected)
+    np.testing.assert_array_equal(to_np(x), expected)
     perm = data.draw(st.permutations(range(a.ndim)))
     if tuple(a.shape[p] for p in perm) == a.shape:
         x[...] = xp.permute_dims(x, tuple(perm))
         expected = np.transpose(expected, perm).copy()
-        np.testing.assert_array_equal(np.asarray(x), expected)
+        np.testing.assert_array_equal(to_np(x), expected)
 
 
 @pytest.mark.parametrize("n", [7, 64, 1000])
@@ -140,15 +140,15 @@ def test_classic_overlaps(n: int) -> None:
         x[dst] = x[src]
         expected = a.copy()
         expected[dst] = a[src].copy()
-        np.testing.assert_array_equal(np.asarray(x), expected)
+        np.testing.assert_array_equal(to_np(x), expected)
 
 
 def test_square_transpose_into_itself() -> None:
     a = np.arange(36.0).reshape(6, 6)
     x = xp.asarray(a, copy=True)
     x[...] = x.mT
-    np.testing.assert_array_equal(np.asarray(x), a.T)
+    np.testing.assert_array_equal(to_np(x), a.T)
     x[1:, :-1] = x[:-1, 1:].mT
     expected = a.T.copy()
     expected[1:, :-1] = expected[:-1, 1:].T.copy()
-    np.testing.assert_array_equal(np.asarray(x), expected)
+    np.testing.assert_array_equal(to_np(x), expected)

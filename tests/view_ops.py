@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import to_np
 from hypothesis import strategies as st
 
 import arrayx as xp
@@ -165,27 +166,48 @@ def apply(op: tuple[str, object], arr: np.ndarray | xp.Array) -> np.ndarray | xp
 
 def assert_view_of(view: xp.Array, expected: np.ndarray, base: xp.Array,
                    writeable: bool = True) -> None:
-    """``view`` is NumPy's ``expected`` (a view of ``np.asarray(base)``): same values, shape,
+    """``view`` is NumPy's ``expected`` (a view of ``to_np(base)``): same values, shape,
     dtype, element strides (on axes longer than 1), first-element address and (unless
     ``writeable`` is False) writeability, over ``base``'s storage: nothing copied."""
     assert isinstance(view, xp.Array)
     assert view.shape == expected.shape
     assert view.dtype == expected.dtype
-    got = np.asarray(view)
+    got = to_np(view)
     np.testing.assert_array_equal(got, expected)
     assert view._storage is base._storage
     if writeable:
         assert bool(view._writeable) == expected.flags.writeable
-    if expected.size > 0:
+    if expected.size > 0 and view.device == xp.Device("cpu"):
+        # Strides and addresses against NumPy's view of the same memory (on a device, to_np
+        # copies; the view algebra is the same Layout code there).
         for n, s_ax, s_np in zip(expected.shape, view._layout.strides,
                                  element_strides(expected), strict=True):
             if n > 1:
                 assert s_ax == s_np, (op_context(view), expected.strides)
-        start = np.asarray(base)
+        start = to_np(base)
         moved = (view._layout.offset - base._layout.offset) * expected.itemsize
         assert address(expected) - address(start) == moved, op_context(view)
         assert address(got) == address(expected)
         assert np.shares_memory(got, start)
+
+
+def mirror(x: xp.Array) -> np.ndarray:
+    """NumPy's array of ``x``'s values with ``x``'s element strides: ``x`` itself on the CPU;
+    for a device array, a host copy laid out as ``x`` is (so that NumPy decides as arrayx
+    must whether a view of it needs a copy)."""
+    a = to_np(x)
+    if x.device == xp.Device("cpu") or a.size == 0:
+        return a
+    strides = x._layout.strides
+    low = sum(s * (n - 1) for s, n in zip(strides, x.shape, strict=True) if s < 0)
+    high = sum(s * (n - 1) for s, n in zip(strides, x.shape, strict=True) if s > 0)
+    buffer = np.empty(high - low + 1, dtype=a.dtype)
+    m = np.lib.stride_tricks.as_strided(buffer[-low:], x.shape,
+                                        [s * a.itemsize for s in strides])
+    np.copyto(m, a)  # overlapping (zero-stride) elements receive one value each time
+    if not x._writeable:
+        m.flags.writeable = False
+    return m
 
 
 def op_context(view: xp.Array) -> str:
@@ -198,7 +220,7 @@ def replay(data: st.DataObject, base: xp.Array, steps: int,
     """Apply ``steps`` drawn view operations to ``base`` and to NumPy's view of it, checking
     every result (or that both refuse an invalid one); return the final pair. The operations
     that succeeded are appended to ``done`` when it is given."""
-    x, e = base, np.asarray(base)
+    x, e = base, mirror(base)
     for _ in range(steps):
         op = draw_op(data, e.shape, kinds)
         try:

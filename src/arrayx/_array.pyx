@@ -540,15 +540,18 @@ cdef class Array:
     # --- printing ---------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        if self._storage.device != CPU:
-            return f"Array(shape={self.shape}, dtype={self.dtype}, device={self.device})"
-        body = np.array2string(np.asarray(self), separator=", ", prefix="Array(")
-        return f"Array({body}, dtype={self.dtype})"
+        host = self._storage.device == CPU
+        body = np.array2string(self._host_values(), separator=", ", prefix="Array(")
+        where = "" if host else f", device={self.device}"
+        return f"Array({body}, dtype={self.dtype}{where})"
 
     def __str__(self) -> str:
-        if self._storage.device != CPU:
-            return repr(self)
-        return str(np.asarray(self))
+        return str(self._host_values())
+
+    def _host_values(self) -> np.ndarray:
+        """The values as a NumPy array, for display (a device array's through a host copy, as
+        CuPy's and PyTorch's reprs show theirs)."""
+        return np.asarray(self if self._storage.device == CPU else self.to_device(CPU))
 
     # --- indexing ---------------------------------------------------------------------------
 

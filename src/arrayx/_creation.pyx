@@ -372,10 +372,11 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         The result's dtype. Default: ``obj``'s dtype, or for Python objects the default dtype of
         the widest kind present (``bool``, ``int64``, ``float64``, ``complex128``).
     device : Device or str, optional
-        Default: ``obj``'s device, or the default device.
+        Default: ``obj``'s device when it is an arrayx array or lives on a GPU; the default
+        device for Python objects and host data (NumPy arrays, buffers, CPU DLPack tensors).
     copy : bool, optional
         True always copies; False never does; None (default) copies only when needed (a dtype
-        conversion, or Python objects).
+        conversion, a move to another device, or Python objects).
 
     Returns
     -------
@@ -441,11 +442,19 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         raise ValueError(f"the {type(obj).__name__}'s memory is not aligned to its dtype, so "
                          f"arrayx needs a copy, but copy=False")
     code = a._code if dtype is None else code_of(dtype)
-    dev = a._storage.device if device is None else as_device(device)
+    if device is not None:
+        dev = as_device(device)
+    elif a is not obj and a._storage.device is CPU:
+        # Host data from another library (NumPy, a buffer, a CPU DLPack tensor) goes to the
+        # default device, as Python sequences do; an array on a GPU stays there.
+        dev = _device_of(None)
+    else:
+        dev = a._storage.device
     if dev != a._storage.device:
         if copy is False:
             raise ValueError(f"moving an array to {dev} needs a copy, but copy=False")
         a = a.to_device(dev)
+        copy = None
     if code != a._code:
         if copy is False:
             raise ValueError(f"casting {a.dtype} to {_dtypes.DTYPES[code]} needs a copy, but "

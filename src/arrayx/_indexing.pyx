@@ -191,7 +191,7 @@ cdef Array _device_offsets(Layout view, list positions, list arrays, object devi
         size = view.shape_[positions[k]]
         bad = (idx < -size) | (idx >= size)
         if bool(_any(bad)):
-            v = int(idx[int(argmax(bad))])
+            v = int(idx[int(argmax(astype(bad, _dtypes.DTYPES[DT_INT8])))])
             raise IndexError(f"index {v} is out of bounds for axis {positions[k]} with size "
                              f"{size}")
         offs = offs + where(idx < 0, idx + size, idx) * view.strides_[positions[k]]

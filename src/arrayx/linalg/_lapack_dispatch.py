@@ -2,13 +2,19 @@
 arrays on the CPU, the device library (``arrayx._kernels.cuda.library``) for the others.
 
 The linear-algebra functions call these names as they would ``_lapack``'s; the first array
-argument's device picks the implementation, and both keep ``_lapack``'s contracts.
+argument's device picks the implementation, and both keep ``_lapack``'s contracts: a singular
+or not positive definite matrix raises :class:`LinAlgError` on every device (``lu_factor``,
+which ``det`` calls, factors singular matrices too).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from arrayx import _devices
 from arrayx._devices import CPU
 from arrayx.linalg import _lapack
+from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
 
@@ -21,7 +27,13 @@ def _pick(name: str):
             return host(x, *args)
         from arrayx._kernels.cuda import library
 
-        return getattr(library, name)(x, *args)
+        if name == "lu_factor":
+            return library.lu_factor(x, *args)
+        try:
+            with _devices.backend(x.device).linalg_checked():
+                return getattr(library, name)(x, *args)
+        except np.linalg.LinAlgError as e:
+            raise LinAlgError(f"{name}: {str(e).lower()}") from None
 
     entry.__name__ = name
     entry.__doc__ = f"``_lapack.{name}`` on the CPU, its device library's elsewhere."

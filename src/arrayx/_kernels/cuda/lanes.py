@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arrayx._kernels import dtypes
+
 __all__ = ["Lanes"]
+
+BOOL = dtypes.NAMES.index("bool")
 
 
 class Lanes:
@@ -42,9 +46,21 @@ class Lanes:
 
     # --- sorting and searching ---------------------------------------------------------------
 
+    def _keys(self, v: object, code: int, in_place: bool) -> object:
+        """The sort keys of ``v``: itself, but a bool array's bytes as 0 or 1 (memory from
+        elsewhere, a DLPack producer's, may hold other nonzero bytes for True), written back
+        when ``in_place``."""
+        if code != BOOL:
+            return v
+        truth = v.view("uint8") != 0
+        if in_place:
+            v[...] = truth
+            return v
+        return truth
+
     def sort_rows(self, code: int, address: int, rows: int, n: int, desc: bool) -> None:
         """Sort each of ``rows`` contiguous rows of ``n`` in place (stable)."""
-        v = self._rows(address, rows, n, code)
+        v = self._keys(self._rows(address, rows, n, code), code, True)
         if desc:
             v[...] = self.xm.sort(v[:, ::-1], axis=-1)[:, ::-1]
         else:
@@ -53,7 +69,7 @@ class Lanes:
     def argsort_rows(self, code: int, address: int, out: int, rows: int, n: int,
                      desc: bool) -> None:
         """The stable sorting permutation of each row, into int64 ``out``."""
-        v = self._rows(address, rows, n, code)
+        v = self._keys(self._rows(address, rows, n, code), code, False)
         o = self._rows(out, rows, n, 4)
         if desc:
             # Stable descending: the reversed order of a stable ascending sort of the reversed

@@ -10,6 +10,8 @@ rely on).
 
 from __future__ import annotations
 
+import math
+
 from arrayx import _devices
 
 __all__ = ["cholesky", "eig", "eigh", "fft", "inv", "lu_factor", "qr", "solve", "svd"]
@@ -113,7 +115,7 @@ def lu_factor(x: object, name: str) -> tuple:
     xm = be.xm
     a = view(x)
     n = a.shape[-1]
-    batch = a.reshape((-1, n, n))
+    batch = a.reshape((math.prod(a.shape[:-2]), n, n))
     lus = xm.empty_like(batch)
     parity = xm.empty(batch.shape[0], dtype=a.dtype)
     steps = xm.arange(n)

@@ -159,6 +159,14 @@ class Backend(Lanes):
 
         cupyx.scatter_add(out, idx, values)
 
+    def linalg_checked(self) -> object:
+        """The context in which CuPy's solvers check LAPACK's status and raise
+        ``numpy.linalg.LinAlgError`` for a singular or not positive definite matrix (by
+        default they return NaN and infinities)."""
+        import cupyx
+
+        return cupyx.errstate(linalg="raise")
+
     def lu_factor_2d(self, a: object) -> tuple:
         """The LU factors and 0-based pivots of one matrix (cuSOLVER's getrf)."""
         from cupyx.scipy.linalg import lu_factor
