@@ -189,3 +189,27 @@ def test_page_examples_run(page: Path) -> None:
     text = "\n".join("" if line.startswith("```") else line
                      for line in page.read_text().splitlines())
     _run_examples(text, str(page.relative_to(DOCS)))
+
+
+def test_each_op_of_the_table_is_a_documented_function():
+    """One public function per elementwise op of ``_kernels/ops.py``, signed as the standard
+    writes it, with one row of documentation each (and none without an op)."""
+    from arrayx import _elementwise, _elementwise_docs
+    from arrayx._kernels.ops import BINARY, UNARY
+
+    unary = [name for name, *_ in UNARY]
+    binary = [name for name, *_ in BINARY]
+    assert sorted(_elementwise_docs.DOCS) == sorted(unary + binary)
+    assert set(_elementwise.__all__) == {*unary, *binary, "clip"} <= set(arrayx.__all__)
+    for names, params in ((unary, ["x"]), (binary, ["x1", "x2"])):
+        for name in names:
+            function = getattr(arrayx, name)
+            assert function.__name__ == function.__code__.co_name == name
+            signature = inspect.signature(function)
+            assert list(signature.parameters) == params
+            assert all(p.kind is p.POSITIONAL_ONLY for p in signature.parameters.values())
+            description, examples = _elementwise_docs.DOCS[name]
+            doc = inspect.getdoc(function)
+            assert doc.startswith(description) and doc.endswith(examples.strip())
+            for section in ("Parameters", "Returns", "Examples"):
+                assert f"\n{section}\n{'-' * len(section)}\n" in doc, (name, section)

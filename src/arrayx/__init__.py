@@ -6,7 +6,7 @@ first use (module ``__getattr__``): ``import arrayx`` does not load BLAS or LAPA
 
 import importlib as _importlib
 
-from arrayx import _dask, _strict, _strict_namespace, lib
+from arrayx import _dask, _elementwise, _strict, _strict_namespace, lib
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -44,75 +44,6 @@ from arrayx._dtypes import (
     uint16,
     uint32,
     uint64,
-)
-from arrayx._elementwise import (
-    abs,
-    acos,
-    acosh,
-    add,
-    asin,
-    asinh,
-    atan,
-    atan2,
-    atanh,
-    bitwise_and,
-    bitwise_invert,
-    bitwise_left_shift,
-    bitwise_or,
-    bitwise_right_shift,
-    bitwise_xor,
-    ceil,
-    clip,
-    conj,
-    copysign,
-    cos,
-    cosh,
-    divide,
-    equal,
-    exp,
-    expm1,
-    floor,
-    floor_divide,
-    greater,
-    greater_equal,
-    hypot,
-    imag,
-    isfinite,
-    isinf,
-    isnan,
-    less,
-    less_equal,
-    log,
-    log1p,
-    log2,
-    log10,
-    logaddexp,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    maximum,
-    minimum,
-    multiply,
-    negative,
-    nextafter,
-    not_equal,
-    positive,
-    pow,
-    real,
-    reciprocal,
-    remainder,
-    round,
-    sign,
-    signbit,
-    sin,
-    sinh,
-    sqrt,
-    square,
-    subtract,
-    tan,
-    tanh,
-    trunc,
 )
 from arrayx._indexing import take, take_along_axis
 from arrayx._info import __array_namespace_info__
@@ -164,6 +95,9 @@ from arrayx._statistical import (
 from arrayx._strict import get_strict_flags, reset_strict_flags, set_strict_flags
 from arrayx._utility import all, any, diff
 
+# The elementwise functions: one per op of _kernels/ops.py, made at import.
+globals().update({_name: getattr(_elementwise, _name) for _name in _elementwise.__all__})
+
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
@@ -174,31 +108,22 @@ newaxis = None
 pi = 3.141592653589793
 
 __all__ = [
-    "get_strict_flags", "reset_strict_flags", "set_strict_flags",
-    "Array", "Device", "__array_api_version__", "__array_namespace_info__", "abs", "acos", "acosh",
-    "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray", "asin", "asinh",
-    "astype", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert", "bitwise_left_shift",
-    "bitwise_or", "bitwise_right_shift", "bitwise_xor", "bool", "broadcast_arrays",
-    "broadcast_shapes", "broadcast_to", "can_cast", "ceil", "clip", "complex128", "complex64",
-    "concat", "conj", "copysign", "cos", "cosh", "count_nonzero", "cumulative_prod",
-    "cumulative_sum", "diag", "diff", "divide", "e", "empty", "empty_like", "equal", "exp",
-    "expand_dims",
-    "expm1", "eye", "fft", "finfo", "flip", "float32", "float64", "floor", "floor_divide",
-    "from_dlpack", "full", "full_like", "get_num_threads", "greater", "greater_equal", "hypot",
-    "iinfo", "imag", "inf", "lib", "int16", "int32", "int64", "int8", "isdtype", "isfinite", "isin",
-    "isinf", "isnan", "less", "less_equal", "linalg", "linspace", "log", "log10", "log1p", "log2",
-    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "matmul",
-    "matrix_transpose", "max", "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis",
-    "multiply", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmin", "nanprod",
-    "nanstd", "nansum", "nanvar", "negative", "newaxis", "nextafter", "nonzero", "not_equal",
-    "ones",
-    "ones_like", "pad", "permute_dims", "pi", "positive", "pow", "prod", "real", "reciprocal",
-    "remainder", "repeat", "reshape", "result_type", "roll", "round", "searchsorted",
-    "set_num_threads", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square", "squeeze",
-    "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan", "tanh", "tensordot",
-    "tile", "tril", "triu", "trunc", "uint16", "uint32", "uint64", "uint8", "unique_all",
-    "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where",
-    "zeros", "zeros_like",
+    "get_strict_flags", "reset_strict_flags", "set_strict_flags", "Array", "Device",
+    "__array_api_version__", "__array_namespace_info__", "all", "any", "arange", "argmax",
+    "argmin", "argsort", "asarray", "astype", "bool", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "can_cast", "complex128", "complex64", "concat", "count_nonzero",
+    "cumulative_prod", "cumulative_sum", "diag", "diff", "e", "empty", "empty_like",
+    "expand_dims", "eye", "fft", "finfo", "flip", "float32", "float64", "from_dlpack", "full",
+    "full_like", "get_num_threads", "iinfo", "inf", "lib", "int16", "int32", "int64", "int8",
+    "isdtype", "isin", "linalg", "linspace", "logspace", "matmul", "matrix_transpose", "max",
+    "mean", "meshgrid", "min", "moveaxis", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean",
+    "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "newaxis", "nonzero", "ones",
+    "ones_like", "pad", "permute_dims", "pi", "prod", "repeat", "reshape", "result_type",
+    "roll", "searchsorted", "set_num_threads", "sort", "squeeze", "stack", "std", "sum", "take",
+    "take_along_axis", "tensordot", "tile", "tril", "triu", "uint16", "uint32", "uint64",
+    "uint8", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "vecdot", "where", "zeros", "zeros_like",
+    *_elementwise.__all__,
 ]
 
 # Names whose modules load on first use: name -> (module, attribute or None for the module).

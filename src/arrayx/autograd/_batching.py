@@ -13,17 +13,11 @@ list, ``True``, ``False``, or ``None`` for a non-array), the keywords likewise (
 
 from __future__ import annotations
 
-ELEMENTWISE = frozenset({
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh",
-    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
-    "bitwise_xor", "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp",
-    "expm1", "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite",
-    "isinf", "isnan", "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum",
-    "multiply", "negative", "nextafter", "not_equal", "positive", "pow", "real", "reciprocal",
-    "remainder", "round", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
-    "tan", "tanh", "trunc", "where", "astype",
-})
+from arrayx._kernels.ops import BINARY, UNARY
+
+# Every elementwise op of the table, and the functions that broadcast as they do.
+ELEMENTWISE = frozenset(
+    [name for name, *_ in UNARY + BINARY] + ["clip", "where", "astype"])
 # Functions of one array with an ``axis`` keyword; the value is the default axis.
 AXIS = {
     "sum": None, "prod": None, "mean": None, "std": None, "var": None, "max": None,
