@@ -24,7 +24,9 @@ from arrayx._engine cimport (
     ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
     copy_cast, read_element, scalar_kind, transfer, unary, write_element,
 )
-from arrayx._kernels.dtype_codes cimport DT_FLOAT32, DT_FLOAT64, DT_INT8, NDTYPES
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_FLOAT32, DT_FLOAT64, DT_INT8, KB_BOOL, KB_COMPLEX, KB_INT, NDTYPES, of_kind,
+)
 
 import numpy as np
 
@@ -470,7 +472,7 @@ cdef class Array:
         >>> [10, 20, 30][xp.asarray(1)]
         20
         """
-        if not 1 <= self._code <= 8:
+        if not of_kind(self._code, KB_INT):
             raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
         if self._layout.ndim != 0:
             raise TypeError(f"only 0-d arrays can be used as an index; this one has shape "
@@ -1621,7 +1623,7 @@ cdef bint _needs_advanced(object key):
     cdef int bools = 0, ints = 0
     for k in items:
         if isinstance(k, Array):
-            if (<Array>k)._layout.ndim or (<Array>k)._code == 0:
+            if (<Array>k)._layout.ndim or (<Array>k)._code == DT_BOOL:
                 return True
             ints += 1
         elif isinstance(k, bool):
@@ -1638,7 +1640,7 @@ cdef object _basic_key(object key):
     if isinstance(key, (int, slice)) or key is None or key is Ellipsis:
         return key
     if isinstance(key, Array):
-        if (<Array>key)._layout.ndim == 0 and 1 <= (<Array>key)._code <= 8:
+        if (<Array>key)._layout.ndim == 0 and of_kind((<Array>key)._code, KB_INT):
             return key.__index__()
         raise IndexError("integer and boolean array indices arrive with advanced indexing")
     if isinstance(key, tuple):
@@ -1657,18 +1659,18 @@ cdef object assign_value(object value, int code):
     array is its truth; a complex into a real array is a TypeError. Strict mode keeps the
     standard's rule: the scalar's kind must be one the dtype holds.
     """
-    if isinstance(value, complex) and code < 11:
+    if isinstance(value, complex) and not of_kind(code, KB_COMPLEX):
         raise TypeError(f"cannot assign the complex scalar {value!r} into a "
                         f"{DTYPES[code]} array")
     if _strict.FLAGS.strict:
-        if (isinstance(value, float) and code < 9) or (
-                isinstance(value, int) and not isinstance(value, bool) and code == 0):
+        if (isinstance(value, float) and of_kind(code, KB_INT | KB_BOOL)) or (
+                isinstance(value, int) and not isinstance(value, bool) and code == DT_BOOL):
             raise TypeError(_strict.rule(f"assigning the {type(value).__name__} {value!r} into "
                                          f"a {DTYPES[code]} array", "assignment"))
         return value
-    if code == 0:
+    if code == DT_BOOL:
         return bool(value)
-    if isinstance(value, float) and code < 9:
+    if isinstance(value, float) and of_kind(code, KB_INT | KB_BOOL):
         return int(value)
     return value
 
@@ -1826,9 +1828,10 @@ def clip_bound(bound, Array like, str name) -> Array:
     if not _is_scalar(bound):
         raise TypeError(f"{name}: bounds are arrays, Python scalars or None, not "
                         f"{type(bound).__name__}")
-    if 1 <= code <= 8 and isinstance(bound, int):
+    if of_kind(code, KB_INT) and isinstance(bound, int):
         lo, hi = _INT_RANGE[code]
         bound = min(max(bound, lo), hi)
-    elif isinstance(bound, complex) or (isinstance(bound, float) and code <= 8):
+    elif isinstance(bound, complex) or (isinstance(bound, float) and
+                                        of_kind(code, KB_INT | KB_BOOL)):
         raise TypeError(f"{name}: a {type(bound).__name__} bound for a {like.dtype} array")
     return scalar_array(bound, code, like._storage.device)

@@ -11,7 +11,11 @@ from arrayx._array cimport Array, code_of, new_array, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, exact_sequence, new_layout
 from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
-from arrayx._kernels.dtype_codes cimport DT_COMPLEX64, DT_INT64, NDTYPES
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT64, DT_INT64, NDTYPES,
+)
+
+import struct
 
 import numpy as np
 
@@ -26,7 +30,7 @@ cdef enum:
 
 # Default dtype code of each scalar kind: bool, int64, float64, complex128.
 cdef int DEFAULT_CODE[4]
-DEFAULT_CODE[:] = [0, 4, 10, 12]
+DEFAULT_CODE[:] = [DT_BOOL, DT_INT64, DT_FLOAT64, DT_COMPLEX128]
 cdef object CPU = _devices.CPU
 # The scalar kind (K_BOOL ... K_COMPLEX) of each dtype code, from the dtype registry.
 cdef int KIND_OF_CODE[NDTYPES]
@@ -34,11 +38,11 @@ KIND_OF_CODE[:] = ["bifc".index(d[1].replace("u", "i")) for d in _registry.DTYPE
 cdef dict CODE = _dtypes.CODE
 cdef tuple DTYPES = _dtypes.DTYPES
 
-# Buffer-protocol format characters (native, standard sizes) -> dtype codes.
-_FORMAT_CODES = {
-    "?": 0, "b": 1, "h": 2, "i": 3, "l": 4, "q": 4, "B": 5, "H": 6, "I": 7, "L": 8, "Q": 8,
-    "f": 9, "d": 10, "Zf": 11, "Zd": 12,
-}
+# Buffer-protocol format characters (native, standard sizes) -> dtype codes: the registry's,
+# and C long's, which is the integer of its platform's size.
+_FORMAT_CODES = {fmt: code for code, fmt in enumerate(_registry.FORMAT)}
+_LONG = {4: ("i", "I"), 8: ("q", "Q")}[struct.calcsize("l")]
+_FORMAT_CODES["l"], _FORMAT_CODES["L"] = _FORMAT_CODES[_LONG[0]], _FORMAT_CODES[_LONG[1]]
 
 
 cdef inline int scalar_kind(object x) except -2:
@@ -52,8 +56,7 @@ cdef inline int scalar_kind(object x) except -2:
     if isinstance(x, complex):
         return K_COMPLEX
     if isinstance(x, Array) and (<Array>x)._layout.ndim == 0:
-        c = (<Array>x)._code
-        return K_BOOL if c == 0 else K_INT if c <= 8 else K_FLOAT if c <= 10 else K_COMPLEX
+        return KIND_OF_CODE[(<Array>x)._code]
     if hasattr(x, "dtype") and getattr(x, "shape", None) == ():
         # A foreign 0-d array or scalar (NumPy's); anything else with these names is not one.
         k = getattr(x.dtype, "kind", None)

@@ -28,8 +28,14 @@ from arrayx._kernels.cpu.dispatch cimport (
 )
 from arrayx._kernels.cpu cimport backend as cpu
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
-from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_FLOAT32, DT_UINT8, NDTYPES
+from arrayx._kernels.dtype_codes cimport (
+    DT_BOOL, DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, DT_INT8, DT_INT16, DT_INT32,
+    DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, KB_BOOL, KB_COMPLEX, KB_INT, NDTYPES,
+    component_code, of_kind,
+)
 from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
+
+import numpy as _np
 
 from arrayx._kernels import dtypes as _registry
 from arrayx import _devices
@@ -43,20 +49,16 @@ for _code in range(NDTYPES):
 # the GIL back would cost more than other Python threads could gain.
 cdef int64_t NOGIL_MIN = 1 << 14
 
-cdef enum:
-    C_BOOL = 0
-    C_INT64 = 4
-    C_UINT64 = 8
-    C_FLOAT64 = 10
-    C_COMPLEX128 = 12
-
-# Inclusive bounds of the integer codes, for range checks on Python ints (uint64's upper
-# bound beyond int64 is checked apart).
-cdef int64_t INT_LO[9]
-cdef int64_t INT_HI[9]
-INT_LO[:] = [0, -(1 << 7), -(1 << 15), -(1 << 31), INT64_MIN, 0, 0, 0, 0]
-INT_HI[:] = [1, (1 << 7) - 1, (1 << 15) - 1, (1 << 31) - 1, INT64_MAX, (1 << 8) - 1,
-             (1 << 16) - 1, (1 << 32) - 1, INT64_MAX]
+# Inclusive bounds of the integer and bool codes, for range checks on Python ints (uint64's
+# upper bound beyond int64 is checked apart), from NumPy's iinfo of the registry's dtypes.
+cdef int64_t INT_LO[NDTYPES]
+cdef int64_t INT_HI[NDTYPES]
+for _code in range(NDTYPES):
+    if of_kind(_code, KB_INT):
+        INT_LO[_code] = _np.iinfo(_registry.NAMES[_code]).min
+        INT_HI[_code] = min(_np.iinfo(_registry.NAMES[_code]).max, INT64_MAX)
+    else:
+        INT_LO[_code], INT_HI[_code] = 0, 1
 
 
 cdef Storage allocate(Layout layout, int code, object device, bint zero=False):
@@ -207,40 +209,40 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
     cdef double complex z
     cdef int kind = scalar_kind(value)
     if kind == 2:
-        if 1 <= code <= C_UINT64:  # truncated, then range-checked as an int (NaN: ValueError)
+        if of_kind(code, KB_INT):  # truncated, then range-checked as an int (NaN: ValueError)
             return write_scalar(ptr, code, int(value))
         d = value
-        if code == C_FLOAT64:
+        if code == DT_FLOAT64:
             (<double*>ptr)[0] = d
         else:
-            _store(ptr, code, C_FLOAT64, &d)
+            _store(ptr, code, DT_FLOAT64, &d)
     elif kind == 1:
         i = PyLong_AsLongLongAndOverflow(value, &overflow)
         if overflow == 0:
-            if 1 <= code <= 8 and not INT_LO[code] <= i <= INT_HI[code]:
+            if of_kind(code, KB_INT) and not INT_LO[code] <= i <= INT_HI[code]:
                 raise _int_out_of_bounds(value, code)
-            if code == C_INT64:
+            if code == DT_INT64:
                 (<int64_t*>ptr)[0] = i
             else:
-                _store(ptr, code, C_INT64, &i)
+                _store(ptr, code, DT_INT64, &i)
         elif overflow > 0 and value <= 0xFFFFFFFFFFFFFFFF:
-            if 1 <= code < C_UINT64:
+            if of_kind(code, KB_INT) and code != DT_UINT64:
                 raise _int_out_of_bounds(value, code)
             u = value
-            _store(ptr, code, C_UINT64, &u)
+            _store(ptr, code, DT_UINT64, &u)
         else:
-            if 1 <= code <= C_UINT64:
+            if of_kind(code, KB_INT):
                 raise _int_out_of_bounds(value, code)
             d = <double>value
-            _store(ptr, code, C_FLOAT64, &d)
+            _store(ptr, code, DT_FLOAT64, &d)
     elif kind == 0:
         b = 1 if value else 0
-        _store(ptr, code, C_BOOL, &b)
+        _store(ptr, code, DT_BOOL, &b)
     elif kind == 3:
-        if code < 11:
+        if not of_kind(code, KB_COMPLEX):
             raise TypeError(f"cannot store the complex value {value!r} in a real dtype")
         z = value
-        _store(ptr, code, C_COMPLEX128, &z)
+        _store(ptr, code, DT_COMPLEX128, &z)
     else:
         raise TypeError(f"expected a Python scalar, got {type(value).__name__}")
     return 0
@@ -248,29 +250,29 @@ cdef int write_scalar(char* ptr, int code, object value) except -1:
 
 cdef object read_scalar(const char* ptr, int code):
     """The element of dtype ``code`` at ``ptr`` as a Python scalar."""
-    if code == 0:
+    if code == DT_BOOL:
         return (<const uint8_t*>ptr)[0] != 0
-    if code == 1:
+    if code == DT_INT8:
         return (<const signed char*>ptr)[0]
-    if code == 2:
+    if code == DT_INT16:
         return (<const short*>ptr)[0]
-    if code == 3:
+    if code == DT_INT32:
         return (<const int*>ptr)[0]
-    if code == 4:
+    if code == DT_INT64:
         return (<const long long*>ptr)[0]
-    if code == 5:
+    if code == DT_UINT8:
         return (<const unsigned char*>ptr)[0]
-    if code == 6:
+    if code == DT_UINT16:
         return (<const unsigned short*>ptr)[0]
-    if code == 7:
+    if code == DT_UINT32:
         return (<const unsigned int*>ptr)[0]
-    if code == 8:
+    if code == DT_UINT64:
         return (<const unsigned long long*>ptr)[0]
-    if code == 9:
+    if code == DT_FLOAT32:
         return <double>(<const float*>ptr)[0]
-    if code == 10:
+    if code == DT_FLOAT64:
         return (<const double*>ptr)[0]
-    if code == 11:
+    if code == DT_COMPLEX64:
         return complex((<const float*>ptr)[0], (<const float*>ptr)[1])
     return complex((<const double*>ptr)[0], (<const double*>ptr)[1])
 
@@ -290,26 +292,28 @@ cdef int _SUBTRACT = BINARY_NAMES.index("subtract")
 cdef int _MULTIPLY = BINARY_NAMES.index("multiply")
 cdef dict _SCAN_FOLDS = {BINARY_NAMES.index("add"): FOLD_SUM,
                          BINARY_NAMES.index("multiply"): FOLD_PROD}
+# The codes each dtype-kind name of ops.py accepts, from its kind bits ("K_INT | K_BOOL").
 cdef dict _KIND_CODES = {
-    "bool": (0,), "integer": tuple(range(1, 9)), "integer_or_bool": tuple(range(0, 9)),
-    "real": tuple(range(1, 11)), "real_float": (9, 10), "float": (9, 10, 11, 12),
-    "numeric": tuple(range(1, 13)), "all": tuple(range(13)),
+    kinds: _registry.codes_of("".join(_registry.KIND_MASKS[bits.strip()]
+                                      for bits in expression.split("|")))
+    for kinds, expression in _ops.KIND_BITS.items()
 }
 cdef dict _RESULT_MODE = {"same": 0, "bool": 1, "real": 2, "float": 3}
 cdef unsigned UNARY_KINDS[64]
 cdef unsigned BINARY_KINDS[64]
 cdef int UNARY_RESULT[64]
 cdef int BINARY_RESULT[64]
-cdef int PROMOTE[13][13]
+cdef int PROMOTE[NDTYPES][NDTYPES]
 # The dtype a Python scalar of each kind (bool, int, float, complex) takes beside an array of
 # each dtype (the standard's weak scalars).
-cdef int SCALAR_CODE[13][4]
+cdef int SCALAR_CODE[NDTYPES][4]
 # Whether a result of the first dtype may be written into an array of the second in place
 # (NumPy's same_kind casting rule, which NumPy's and CuPy's in-place operators apply).
-cdef bint SAME_KIND[13][13]
+cdef bint SAME_KIND[NDTYPES][NDTYPES]
 
 
 def _load_tables() -> None:
+    cdef int a, b
     for table, kinds, results in ((_ops.UNARY, 0, 0), (_ops.BINARY, 1, 1)):
         for i, (_, k, r) in enumerate(_ops.metadata(table)):
             mask = 0
@@ -321,8 +325,8 @@ def _load_tables() -> None:
             else:
                 BINARY_KINDS[i] = mask
                 BINARY_RESULT[i] = _RESULT_MODE[r]
-    for a in range(13):
-        for b in range(13):
+    for a in range(NDTYPES):
+        for b in range(NDTYPES):
             PROMOTE[a][b] = _dtypes.CODE[_dtypes.promote(_dtypes.DTYPES[a], _dtypes.DTYPES[b])]
             SAME_KIND[a][b] = _dtypes.same_kind(_dtypes.DTYPES[a], _dtypes.DTYPES[b])
         for b, kind in enumerate(("bool", "int", "float", "complex")):
@@ -334,14 +338,14 @@ _load_tables()
 
 cdef inline int compute_code(int mode, int code) noexcept:
     """The dtype an op computes in: ``float`` ops compute integers and bools in float64."""
-    return 10 if mode == 3 and code <= 8 else code
+    return DT_FLOAT64 if mode == 3 and of_kind(code, KB_INT | KB_BOOL) else code
 
 
 cdef inline int result_code(int mode, int code) noexcept:
     if mode == 1:
         return 0
-    if mode == 2 and code >= 11:
-        return code - 2
+    if mode == 2:
+        return component_code(code)
     return code
 
 

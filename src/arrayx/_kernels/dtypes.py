@@ -52,19 +52,43 @@ def codes_of(kinds: str) -> tuple[int, ...]:
     return tuple(i for i, d in enumerate(DTYPES) if d[1] in kinds)
 
 
+def kind_bits(letters: str) -> int:
+    """The set of codes whose NumPy kind is one of ``letters``, as bits (bit ``code``)."""
+    return sum(1 << c for c in codes_of(letters))
+
+
+def component(code: int) -> int:
+    """The code of a complex dtype's real component dtype; ``code`` itself otherwise."""
+    _, kind, itemsize, *_ = DTYPES[code]
+    if kind != "c":
+        return code
+    return next(i for i, d in enumerate(DTYPES) if d[1] == "f" and d[2] == itemsize // 2)
+
+
 def generate_pxd() -> str:
-    """The Cython declarations of the dtype codes (``DT_BOOL`` ... ``DT_COMPLEX128``)."""
+    """The Cython declarations of the dtype codes (``DT_BOOL`` ... ``DT_COMPLEX128``), the kind
+    bits (``KB_INT`` ...: ``KIND_MASKS`` as sets of codes) and ``of_kind``/``component_code``."""
     lines = ["# Generated from arrayx/_kernels/dtypes.py at build time: do not edit.",
              "# arrayx's dtype codes, the index of every kernel table.", "cdef enum DtypeCode:"]
     lines += [f"    DT_{name.upper()} = {i}" for i, name in enumerate(NAMES)]
     lines.append(f"    NDTYPES = {len(NAMES)}")
+    lines += ["", "# The codes of each kind, as bits (bit ``code``).", "cdef enum KindBits:"]
+    lines += [f"    KB{name[1:]} = {kind_bits(letters):#x}" for name, letters in KIND_MASKS.items()]
+    lines += ["", "", "cdef inline bint of_kind(int code, unsigned bits) noexcept nogil:",
+              "    return (bits >> code) & 1", "", "",
+              "cdef inline int component_code(int code) noexcept nogil:",
+              '    """A complex dtype\'s real component dtype; ``code`` itself otherwise."""']
+    for c in codes_of("c"):
+        lines += [f"    if code == DT_{NAMES[c].upper()}:",
+                  f"        return DT_{NAMES[component(c)].upper()}"]
+    lines.append("    return code")
     return "\n".join(lines) + "\n"
 
 
 def _x_macros(column: int) -> str:
     """``#define AX_DTYPES(X)``: ``X(CODE, type)`` for each dtype, in code order; and
     ``#define AX_KINDS(X)``: ``X(K_..., bits)`` for each kind mask."""
-    kinds = " ".join(f"X({name}, {sum(1 << c for c in codes_of(letters)):#x}u)"
+    kinds = " ".join(f"X({name}, {kind_bits(letters):#x}u)"
                      for name, letters in KIND_MASKS.items())
     return ("#define AX_DTYPES(X) " + " ".join(f"X({d[0].upper()}, {d[column]})" for d in DTYPES)
             + "\n#define AX_KINDS(X) " + kinds + "\n")
