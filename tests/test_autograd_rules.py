@@ -5,6 +5,8 @@ coverage of the tables (every function of arrayx is in exactly one)."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from autograd_cases import CASES, REAL_ONLY
@@ -124,6 +126,8 @@ def test_every_function_is_in_one_table():
         "nondifferentiable": set(_namespace.NONDIFFERENTIABLE),
         "creation": set(_namespace.CREATION),
     }
+    # An elementwise op of the op table in none of those: traced, refused when differentiated.
+    tables["no rule"] = set(_namespace.TABLE_OPS).difference(*tables.values())
     for name in sorted(_spec_functions()):
         homes = [kind for kind, names in tables.items() if name in names]
         if name == "matmul" or name == "linalg.matmul":
@@ -239,3 +243,22 @@ def test_vmap_matches_pytorch(name, complex_, data):
         *[arrayx.asarray(b) for b in batches])
     np.testing.assert_allclose(to_np(got), want.resolve_conj().numpy(), rtol=1e-9,
                                atol=1e-11)
+
+
+def test_an_op_without_a_rule_is_traced_and_refuses_differentiation(monkeypatch):
+    """An op added to the op table before its gradient rule: it computes under grad on
+    constants, and differentiating through it raises (never a zero gradient)."""
+    from arrayx.autograd import grad
+
+    rules = {k: v for k, v in _namespace.RULES.items() if k != "sin"}
+    monkeypatch.setattr(_namespace, "RULES", rules)
+    ns = types.SimpleNamespace()
+    _namespace._fill(ns, arrayx, ["sin"], rules, {}, {}, "")
+    c = arrayx.asarray([0.5])
+
+    def uses_constant(x):
+        return traced.sum(x * ns.sin(c))
+
+    np.testing.assert_allclose(to_np(grad(uses_constant)(arrayx.asarray([2.0]))), np.sin([0.5]))
+    with pytest.raises(TypeError, match="sin has no gradient rule"):
+        grad(lambda x: traced.sum(ns.sin(x)))(arrayx.asarray([2.0]))

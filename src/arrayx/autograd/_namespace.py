@@ -22,6 +22,7 @@ import types
 import arrayx
 import arrayx.fft
 import arrayx.linalg
+from arrayx._kernels.ops import BINARY, UNARY
 from arrayx.autograd import _composed, _linalg_rules, _rules
 from arrayx.autograd._pytree import rebuild
 from arrayx.autograd._tracer import (
@@ -55,6 +56,8 @@ CREATION = frozenset({
 })
 # Functions whose traced form takes its arrays differently (filled in by ``build``).
 SPECIAL: dict = {}
+# The elementwise ops of arrayx/_kernels/ops.py: one without a rule is traced, not refused.
+TABLE_OPS = frozenset(name for name, *_ in UNARY + BINARY)
 
 
 def _has_tracer(args, kw) -> bool:
@@ -139,6 +142,15 @@ def _special() -> dict:
     }
 
 
+def _no_rule(name: str):
+    """The rule of an elementwise op of the table that has none here yet: it runs on constants
+    and refuses, when traced, to be differentiated (rather than give a zero gradient)."""
+    def refuse(ans, *args, **kw):
+        raise TypeError(f"{name} has no gradient rule in arrayx.autograd (add it to "
+                        f"autograd/_rules.py); stop_gradient its inputs to compute through it")
+    return refuse
+
+
 def _wrap(name: str, fun, rules: dict, multi: dict, composed: dict, prefix: str):
     qualified = prefix + name
     if qualified in SPECIAL:
@@ -153,6 +165,8 @@ def _wrap(name: str, fun, rules: dict, multi: dict, composed: dict, prefix: str)
         return _nondifferentiable(fun)
     if qualified in CREATION:
         return _creation(fun)
+    if qualified in TABLE_OPS:
+        return primitive(fun, _no_rule(qualified), qualified)
     if callable(fun) and not isinstance(fun, type):
         raise RuntimeError(f"arrayx.{qualified} is in no table of arrayx.autograd")
     return fun
