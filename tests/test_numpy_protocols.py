@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import arrayx as xp
-from arrayx import _numpy_functions, _numpy_ufuncs
+from arrayx._numpy_protocols import functions as _numpy_functions
+from arrayx._numpy_protocols import ufuncs as _numpy_ufuncs
 
 A = np.array([[1.5, -2.0, 3.0], [4.0, np.nan, 6.25]])
 B = np.array([[0.5, 2.0, -1.0], [1.0, 3.0, 2.0]])
@@ -283,7 +284,7 @@ def test_functions_with_foreign_arrays_are_not_ours() -> None:
 
 
 def test_a_non_cpu_array_never_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    from arrayx import _numpy_fallback
+    from arrayx._numpy_protocols import fallback as _numpy_fallback
     monkeypatch.setattr(_numpy_fallback._devices, "CPU", object())
     with pytest.raises(TypeError, match="numpy.einsum has no arrayx implementation"):
         np.einsum("i->", xp.asarray([1.0]))

@@ -1,7 +1,7 @@
 """``.. numpy-dispatch-table::``: what each NumPy function and ufunc runs on for arrayx arrays.
 
-The rows come from ``arrayx._numpy_functions.table()``, which reads the dispatch tables the
-protocols use, so the page cannot drift from the code.
+The rows come from ``arrayx._numpy_protocols.functions.table()``, which reads the dispatch
+tables the protocols use, so the page cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ class NumpyDispatchTable(SphinxDirective):
     """A Markdown pipe table: NumPy name | served by."""
 
     def run(self) -> list[nodes.Node]:
-        from arrayx._numpy_functions import table
+        from arrayx._numpy_protocols.functions import table
 
         lines = ["| NumPy | runs on |", "|---|---|"]
         lines += [f"| `numpy.{name}` | {'`' + by + '`' if by.startswith('arrayx') else by} |"

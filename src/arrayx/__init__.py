@@ -6,7 +6,7 @@ first use (module ``__getattr__``): ``import arrayx`` does not load BLAS or LAPA
 
 import importlib as _importlib
 
-from arrayx import _dask, _elementwise, _strict, _strict_namespace, lib
+from arrayx import _dask, _elementwise, _strict, lib
 from arrayx._array import Array
 from arrayx._creation import (
     arange,
@@ -93,6 +93,7 @@ from arrayx._statistical import (
     var,
 )
 from arrayx._strict import get_strict_flags, reset_strict_flags, set_strict_flags
+from arrayx._strict import namespace as _strict_namespace
 from arrayx._utility import all, any, diff
 
 # The elementwise functions: one per op of _kernels/ops.py, made at import.

@@ -1423,7 +1423,7 @@ cdef class Array:
 
     def __getattr__(self, name):
         # Only names the type lacks get here: NumPy's methods for dask's chunk code.
-        from arrayx._numpy_methods import method
+        from arrayx._numpy_protocols.methods import method
         return method(self, name)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -1465,7 +1465,7 @@ cdef class Array:
         >>> np.arange(3) + xp.asarray([1, 1, 1])
         Array([1, 2, 3], dtype=int64)
         """
-        from arrayx._numpy_ufuncs import array_ufunc
+        from arrayx._numpy_protocols.ufuncs import array_ufunc
         return array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
@@ -1508,7 +1508,7 @@ cdef class Array:
         >>> np.median(x)
         Array(2.5, dtype=float64)
         """
-        from arrayx._numpy_functions import array_function
+        from arrayx._numpy_protocols.functions import array_function
         return array_function(func, types, args, kwargs)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):

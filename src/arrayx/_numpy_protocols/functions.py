@@ -7,7 +7,7 @@ NotImplemented for arguments arrayx cannot honour (``np.round(x, decimals=2)``,
 ``np.sum(x, where=...)``), and arrayx's stricter dtype rules raise TypeError where NumPy's
 accept (``np.max`` of bools); then, as for every function not in the table (``np.einsum``,
 ``np.isclose``, ``np.median``, ...), the call falls back to NumPy on views of CPU memory and
-its results come back as arrayx arrays (``_numpy_fallback``). ``docs/guide/pydata.md`` shows
+its results come back as arrayx arrays (``fallback``). ``docs/guide/pydata.md`` shows
 the table, generated from this module.
 """
 
@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from arrayx import _dask, _numpy_fallback, _strict
+from arrayx import _dask, _strict
 from arrayx._array import Array
+from arrayx._numpy_protocols import fallback
 from arrayx._strict import LENIENT as _xp
 
 #: The NumPy function each adapter serves, filled by ``@implements``.
@@ -53,13 +54,13 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     """``Array.__array_function__``: ``func(*args, **kwargs)`` on arrayx arrays."""
     name = func.__name__
     if _strict.FLAGS.strict:
-        return _numpy_fallback.as_plain_numpy(getattr(func, "_implementation", func), args,
+        return fallback.as_plain_numpy(getattr(func, "_implementation", func), args,
                                               kwargs, name)
     _dask.register()
     if not all(t is np.ndarray or issubclass(t, Array) for t in types):
         return NotImplemented  # another library's arrays (dask, ...) take over
     if kwargs.get("out") is not None:
-        _numpy_fallback.check_out(kwargs["out"], name)
+        fallback.check_out(kwargs["out"], name)
     if func in DATA_DEPENDENT:
         _strict.check_data_dependent(f"numpy.{name}")
     adapter = IMPLEMENTATIONS.get(func)
@@ -67,8 +68,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
         if kwargs.get("dtype") is not None:  # NumPy takes Python types (float) as dtypes
             kwargs = {**kwargs, "dtype": np.dtype(kwargs["dtype"])}
         try:
-            result = adapter(*_numpy_fallback.adopt(args),
-                             **{k: _numpy_fallback.adopt(v) for k, v in kwargs.items()})
+            result = adapter(*fallback.adopt(args),
+                             **{k: fallback.adopt(v) for k, v in kwargs.items()})
         except _strict.StrictError:
             raise
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools)
@@ -81,19 +82,19 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
 def fall_back(func: Callable, args: tuple, kwargs: dict) -> Any:
     """``func`` run by NumPy on views of the arrayx arrays; arrayx arrays back, no copies."""
     name = func.__name__
-    _numpy_fallback.check_cpu((args, kwargs), name)
+    fallback.check_cpu((args, kwargs), name)
     out = kwargs.get("out")
     if out is not None:
-        _numpy_fallback.check_out(out, name)
+        fallback.check_out(out, name)
     implementation = getattr(func, "_implementation", func)
-    result = implementation(*_numpy_fallback.views(args), **_numpy_fallback.views(kwargs))
-    return out if out is not None else _numpy_fallback.results(result, name)
+    result = implementation(*fallback.views(args), **fallback.views(kwargs))
+    return out if out is not None else fallback.results(result, name)
 
 
 def _with_out(result: Array, out: Any, name: str) -> Array:
     if out is None:
         return result
-    _numpy_fallback.check_out(out, name)
+    fallback.check_out(out, name)
     if out.shape != result.shape:
         raise ValueError(f"numpy.{name}: out= has shape {out.shape}, the result {result.shape}")
     out[...] = result
@@ -610,7 +611,7 @@ def _dot(a: Any, b: Any, out: Any = None) -> Any:
 def table() -> list[tuple[str, str]]:
     """Every NumPy function and ufunc that dispatches on arrayx arrays, with what serves it:
     ``arrayx.<name>``, or the NumPy fallback (rows sorted by NumPy name)."""
-    from arrayx._numpy_ufuncs import ACCUMULATE, REDUCE, UFUNCS
+    from arrayx._numpy_protocols.ufuncs import ACCUMULATE, REDUCE, UFUNCS
     rows: dict[str, str] = {}
     for name in dir(np):
         obj = getattr(np, name)

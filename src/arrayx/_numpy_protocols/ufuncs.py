@@ -5,7 +5,7 @@ this protocol), and the reductions ``np.add.reduce`` (sum), ``np.multiply.reduce
 ``np.maximum.reduce`` / ``np.minimum.reduce``, ``np.logical_and.reduce`` /
 ``np.logical_or.reduce`` and ``np.add.accumulate`` / ``np.multiply.accumulate`` call the arrayx
 function of the same meaning. NumPy arrays among the operands are adopted without a copy
-(``_numpy_fallback.adopt``), and lists and tuples become arrays as NumPy makes them. Any other
+(``fallback.adopt``), and lists and tuples become arrays as NumPy makes them. Any other
 ufunc or method, and a call whose dtypes arrayx refuses where NumPy accepts them
 (``np.maximum.reduce`` of bools), (``np.cbrt``, ``np.add.outer``, ``np.add.at``, ...) falls
 back to NumPy on views of CPU memory and hands back arrayx arrays.
@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from arrayx import _dask, _numpy_fallback, _strict
+from arrayx import _dask, _strict
 from arrayx._array import Array
+from arrayx._numpy_protocols import fallback
 from arrayx._strict import LENIENT as _xp
 
 #: NumPy's ufuncs by the arrayx function they are (NumPy's aliases are the same objects, so
@@ -60,23 +61,23 @@ UNSUPPORTED = ("signature", "sig", "axes", "extobj")
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``Array.__array_ufunc__``: ``ufunc.method(*inputs, **kwargs)`` on arrayx arrays."""
     if _strict.FLAGS.strict:
-        return _numpy_fallback.as_plain_numpy(getattr(ufunc, method), inputs, kwargs,
+        return fallback.as_plain_numpy(getattr(ufunc, method), inputs, kwargs,
                                               ufunc.__name__)
     _dask.register()
-    if not all(_numpy_fallback.is_ours(i) for i in inputs):
+    if not all(fallback.is_ours(i) for i in inputs):
         return NotImplemented  # another library's arrays (dask, ...) take over
     name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
     out = kwargs.pop("out", None)
     if out is not None:
         out = out if isinstance(out, tuple) else (out,)
-        _numpy_fallback.check_out(out, name)
+        fallback.check_out(out, name)
     where = kwargs.pop("where", True)
     _check_keywords(kwargs, name)
     result = NotImplemented
     if where is True or method == "__call__":
         try:
-            result = _on_arrayx(ufunc, method, _numpy_fallback.adopt(inputs), dict(kwargs),
-                                _numpy_fallback.adopt(where))
+            result = _on_arrayx(ufunc, method, fallback.adopt(inputs), dict(kwargs),
+                                fallback.adopt(where))
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools, ...)
             result = NotImplemented
     if result is NotImplemented:
@@ -85,7 +86,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         return _fall_back(ufunc, method, inputs, kwargs, out, name)
     if out is None:
         return result
-    return _write(result, out, name, _numpy_fallback.adopt(where))
+    return _write(result, out, name, fallback.adopt(where))
 
 
 def _check_keywords(kwargs: dict, name: str) -> None:
@@ -183,13 +184,13 @@ def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any, where: Any) -> Any:
 
 def _fall_back(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict,
                out: tuple | None, name: str) -> Any:
-    _numpy_fallback.check_cpu((inputs, out), name)
+    fallback.check_cpu((inputs, out), name)
     if out is not None:
-        kwargs["out"] = _numpy_fallback.views(out)
-    result = getattr(ufunc, method)(*_numpy_fallback.views(inputs), **kwargs)
+        kwargs["out"] = fallback.views(out)
+    result = getattr(ufunc, method)(*fallback.views(inputs), **kwargs)
     if out is not None:
         return out[0] if len(out) == 1 else out
-    return _numpy_fallback.results(result, name)
+    return fallback.results(result, name)
 
 
 def _write(result: Any, out: tuple, name: str, where: Any) -> Any:
