@@ -45,9 +45,9 @@ from arrayx._dtypes import (
     uint32,
     uint64,
 )
+from arrayx._engine import get_num_threads, set_num_threads
 from arrayx._indexing import take, take_along_axis
 from arrayx._info import __array_namespace_info__
-from arrayx._kernels.cpu.iterate import get_num_threads, set_num_threads
 from arrayx._manipulation import (
     broadcast_arrays,
     broadcast_shapes,

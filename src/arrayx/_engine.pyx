@@ -38,6 +38,8 @@ from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
 import numpy as _np
 
 from arrayx._kernels import dtypes as _registry
+# The CPU backend's thread count, which the namespace exports.
+from arrayx._kernels.cpu.iterate import get_num_threads, set_num_threads  # noqa: F401
 from arrayx import _devices
 
 cdef object CPU_DEVICE = _devices.CPU
