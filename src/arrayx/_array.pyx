@@ -15,9 +15,10 @@ from cpython.type cimport PyType_Modified
 from libc.stdint cimport INT64_MAX, int64_t
 from libc.string cimport memcpy
 
+from arrayx._core.arguments cimport parse_shape
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, new_layout,
-    parse_shape, permute, slice_first,
+    MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, new_layout, permute,
+    slice_first,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (

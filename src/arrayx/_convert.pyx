@@ -8,7 +8,8 @@ from cpython.buffer cimport PyBUF_RECORDS_RO, PyBuffer_Release, PyObject_GetBuff
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, new_array, wrap
-from arrayx._core.layout cimport MAXDIM, Layout, contiguous, exact_sequence, new_layout
+from arrayx._core.arguments cimport exact_sequence
+from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
 from arrayx._core.storage cimport Storage, wrap_aligned
 from arrayx._engine cimport ITEMSIZE, write_scalar
 from arrayx._kernels.dtype_codes cimport (

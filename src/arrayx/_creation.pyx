@@ -5,9 +5,8 @@ from libc.stdint cimport INT64_MAX, int64_t
 from arrayx._array cimport (
     Array, as_array, assign_value, code_of, contiguous_copy, new_array, wrap,
 )
-from arrayx._core.layout cimport (
-    MAXDIM, Layout, broadcast_to, contiguous, new_layout, parse_shape,
-)
+from arrayx._core.arguments cimport parse_shape
+from arrayx._core.layout cimport MAXDIM, Layout, broadcast_to, contiguous, new_layout
 from arrayx._engine cimport (
     ITEMSIZE, copy_cast, int_progression, progression, write_element, zero_triangle,
 )

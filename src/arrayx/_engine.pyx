@@ -14,9 +14,10 @@ from libc.stdint cimport INT64_MAX, INT64_MIN, int64_t, uint8_t, uint64_t, uintp
 from libc.string cimport memcpy
 
 from arrayx._core.layout cimport (
-    MAXDIM, Layout, broadcast_strides, broadcast_to, checked_nbytes, coalesce, contiguous,
+    MAXDIM, Layout, broadcast_strides, broadcast_to, checked_nbytes, contiguous,
     contiguous_like, fresh_strides, merge_shape, new_layout,
 )
+from arrayx._core.plan cimport coalesce
 from arrayx._core.layout cimport reshape as layout_reshape
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport allocate as storage_allocate

@@ -9,9 +9,8 @@ are adjacent, and first otherwise. Every index is checked before anything is rea
 from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, assign_source, contiguous_copy, new_array, wrap
-from arrayx._core.layout cimport (
-    MAXDIM, Layout, basic_index, contiguous, normalize_axis, parse_shape,
-)
+from arrayx._core.arguments cimport normalize_axis, parse_shape
+from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous
 from arrayx._engine cimport (
     compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
 )

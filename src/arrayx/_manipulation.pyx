@@ -5,10 +5,8 @@ import operator
 from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
-from arrayx._core.layout cimport (
-    MAXDIM, Layout, add_extent, as_items, contiguous, new_layout, normalize_axis,
-    normalized_axes, parse_shape,
-)
+from arrayx._core.arguments cimport as_items, normalize_axis, normalized_axes, parse_shape
+from arrayx._core.layout cimport MAXDIM, Layout, add_extent, contiguous, new_layout
 from arrayx._engine cimport ITEMSIZE, copy_cast
 from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
 from arrayx._core.layout cimport broadcast_to as layout_broadcast_to

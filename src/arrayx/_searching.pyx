@@ -2,7 +2,8 @@
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array, scalar_array, wrap
-from arrayx._core.layout cimport contiguous, normalize_axis
+from arrayx._core.arguments cimport normalize_axis
+from arrayx._core.layout cimport contiguous
 from arrayx._engine cimport arg_extreme, count_true, nonzero as engine_nonzero
 from arrayx._engine cimport searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where

@@ -1,6 +1,7 @@
 """Sorting functions: sort, argsort, on the rows of a C-ordered copy with the axis last."""
 from arrayx._array cimport Array, as_array, contiguous_copy, new_array
-from arrayx._core.layout cimport contiguous, normalize_axis
+from arrayx._core.arguments cimport normalize_axis
+from arrayx._core.layout cimport contiguous
 from arrayx._engine cimport argsort_rows, sort_rows
 from arrayx._kernels.dtype_codes cimport DT_INT64
 

@@ -1,6 +1,7 @@
 """Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
 from arrayx._array cimport Array, as_array, code_of, wrap
-from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
+from arrayx._core.arguments cimport normalize_axis, reduction_axes
+from arrayx._core.layout cimport squeeze
 from arrayx._engine cimport fold, scan, squared_deviations
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT64, DT_UINT8, DT_UINT64,

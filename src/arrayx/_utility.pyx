@@ -1,6 +1,7 @@
 """Utility functions: all, any, diff."""
 from arrayx._array cimport Array, as_array, wrap
-from arrayx._core.layout cimport normalize_axis, reduction_axes, squeeze
+from arrayx._core.arguments cimport normalize_axis, reduction_axes
+from arrayx._core.layout cimport squeeze
 from arrayx._engine cimport fold
 from arrayx._kernels.dtype_codes cimport DT_BOOL
 from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN

@@ -22,12 +22,6 @@ cdef class Layout:
 cdef Layout new_layout(int ndim, const int64_t* shape, const int64_t* strides, int64_t offset)
 cdef Layout contiguous(int ndim, const int64_t* shape, bint fortran=*)
 cdef Layout contiguous_like(Layout src)
-cdef int parse_shape(object shape, int64_t* out) except -1
-cdef object exact_sequence(object seq)
-cdef int normalize_axis(object axis, int ndim) except -1
-cdef tuple reduction_axes(object axis, int ndim)
-cdef tuple as_items(object arg)
-cdef list normalized_axes(object axes, int ndim, str what=*)
 cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1
 cdef int64_t add_extent(int64_t total, int64_t extent) except -1
 
@@ -42,9 +36,5 @@ cdef Layout basic_index(Layout a, object key)
 cdef Layout slice_first(Layout a, object key)
 cdef bint merge_shape(Layout a, int ndim, int64_t* out) noexcept
 cdef int broadcast_shapes(list layouts, int64_t* out) except -1
-
-cdef void sort_axes(int nop, int ndim, const int64_t* strides, int* perm) noexcept nogil
 cdef int64_t fresh_strides(int nin, int ndim, const int64_t* shape, const int64_t* strides,
                            int64_t* out) except -1
-cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides,
-                  bint order) noexcept nogil

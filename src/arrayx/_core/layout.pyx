@@ -3,8 +3,7 @@
 Every view operation of arrayx is a pure function from a ``Layout`` to a new one: slicing with
 any step, permuting, adding and removing unit axes, broadcasting (stride 0), flipping (negative
 strides) and reshaping without a copy (``reshape`` returns ``None`` when a copy is needed).
-``coalesce`` reduces an iteration over several operands of one shape to the fewest dimensions,
-for the CPU and CUDA kernels alike.
+Reading user arguments (shapes, axes) is ``arguments``' job, planning an iteration ``plan``'s.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.slice cimport PySlice_Unpack
@@ -12,11 +11,10 @@ cimport cython
 from libc.stdint cimport INT64_MAX, int64_t
 from libc.string cimport memcpy
 
+from arrayx._core.arguments cimport exact_sequence, normalized_axes, parse_shape
+from arrayx._core.plan cimport sort_axes
+
 import operator
-
-
-class AxisError(ValueError, IndexError):
-    """An axis outside ``[-ndim, ndim)`` or repeated."""
 
 
 cdef extern from "Python.h":
@@ -236,97 +234,6 @@ cdef int64_t checked_nbytes(Layout layout, int64_t itemsize) except -1:
     if layout.size > INT64_MAX // itemsize:
         raise ValueError("array is too big: its size in bytes overflows 64 bits")
     return layout.size * itemsize
-
-
-cdef int parse_shape(object shape, int64_t* out) except -1:
-    """Parse an int or a sequence of ints into ``out``; return the number of dimensions."""
-    cdef int n, i
-    if isinstance(shape, int) and not isinstance(shape, bool):
-        out[0] = _as_dim(shape)
-        return 1
-    if isinstance(shape, bool):
-        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}")
-    if isinstance(shape, (tuple, list)):
-        shape = exact_sequence(shape)
-        n = len(shape)
-        if n > MAXDIM:
-            raise ValueError(f"arrayx supports at most {MAXDIM} dimensions, got {n}")
-        for i in range(n):
-            out[i] = _as_dim(shape[i])
-        return n
-    try:
-        return parse_shape(operator.index(shape), out)
-    except TypeError:
-        pass
-    try:
-        return parse_shape(tuple(shape), out)
-    except TypeError:
-        raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}") from None
-
-
-cdef inline int64_t _as_dim(object d) except? -1:
-    if isinstance(d, bool):
-        raise TypeError(f"a dimension must be an int, got {d!r}")
-    try:
-        v = operator.index(d)
-    except TypeError:
-        raise TypeError(f"a dimension must be an int, got {type(d).__name__}") from None
-    if v < 0:
-        raise ValueError(f"negative dimensions are not allowed, got {v}")
-    if v > INT64_MAX:
-        raise ValueError(f"dimension {v} does not fit in 64 bits")
-    return v
-
-
-cdef int normalize_axis(object axis, int ndim) except -1:
-    """``axis`` as an index in ``[0, ndim)``; AxisError (a ValueError and IndexError) if not."""
-    if isinstance(axis, bool):
-        raise TypeError(f"an axis must be an int, got {axis!r}")
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"an axis must be an int, got {type(axis).__name__}") from None
-    if a < -ndim or a >= ndim:
-        raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a + ndim if a < 0 else a
-
-
-cdef tuple reduction_axes(object axis, int ndim):
-    """Sorted, normalised, distinct axes of ``axis`` (None: all); AxisError on a repeat."""
-    if axis is None:
-        return tuple(range(ndim))
-    return tuple(sorted(normalized_axes(axis, ndim)))
-
-
-cdef tuple as_items(object arg):
-    """An argument that is one item or several (axes, shifts) as a tuple of its items: a tuple
-    or a list gives its items, as NumPy, CuPy and PyTorch take either; anything else is one."""
-    if isinstance(arg, (tuple, list)):
-        return tuple(exact_sequence(arg))
-    return (arg,)
-
-
-cdef list normalized_axes(object axes, int ndim, str what=None):
-    """Normalised axes of an int, a tuple or a list; AxisError on a repeat. ``what`` names the
-    argument in the error (NumPy's ``source: axis 3 is out of bounds ...``)."""
-    axes = as_items(axes)
-    try:
-        out = [normalize_axis(a, ndim) for a in axes]
-    except AxisError as e:
-        if what is None:
-            raise
-        raise AxisError(f"{what}: {e}") from None
-    if len(set(out)) != len(out):
-        raise AxisError(f"repeated axis in {axes}")
-    return out
-
-
-cdef object exact_sequence(object seq):
-    """A list or tuple subclass read through its iterator once: its ``len()`` and items need
-    not agree, and the lengths taken below size C loops over the items."""
-    if type(seq) is tuple or type(seq) is list:
-        return seq
-    return tuple(seq)
 
 
 cdef Layout permute(Layout a, object axes):
@@ -643,53 +550,6 @@ cdef Layout basic_index(Layout a, object key):
     return new_layout(n, shape, st, offset)
 
 
-cdef inline int64_t _abs(int64_t v) noexcept nogil:
-    return -v if v < 0 else v
-
-
-cdef void sort_axes(int nop, int ndim, const int64_t* strides, int* perm) noexcept nogil:
-    """The axes of an iteration ordered by stride, innermost first, into ``perm``.
-
-    ``strides`` holds ``nop`` rows of ``ndim`` element strides. As NumPy's iterator
-    (``npyiter_find_best_axis_ordering``), an insertion sort moves an axis inside another when
-    every operand with a non-zero stride on both says it runs with the smaller stride; a
-    stride of 0 says nothing, and where operands disagree C order stays.
-    """
-    cdef int i0, i1, ipos, j0, j1, k
-    cdef int64_t s0, s1
-    cdef bint ambiguous, swap
-    for i0 in range(ndim):
-        perm[i0] = ndim - 1 - i0
-    for i0 in range(1, ndim):
-        ipos = i0
-        j0 = perm[i0]
-        i1 = i0 - 1
-        while i1 >= 0:
-            ambiguous = True
-            swap = False
-            j1 = perm[i1]
-            for k in range(nop):
-                s0 = strides[k * ndim + j0]
-                s1 = strides[k * ndim + j1]
-                if s0 != 0 and s1 != 0:
-                    if _abs(s1) <= _abs(s0):
-                        swap = False
-                    elif ambiguous:
-                        swap = True
-                    ambiguous = False
-            if not ambiguous:
-                if not swap:
-                    break
-                ipos = i1
-            i1 -= 1
-        if ipos != i0:
-            i1 = i0
-            while i1 > ipos:
-                perm[i1] = perm[i1 - 1]
-                i1 -= 1
-            perm[ipos] = j0
-
-
 cdef int64_t fresh_strides(int nin, int ndim, const int64_t* shape, const int64_t* strides,
                            int64_t* out) except -1:
     """The strides of a fresh array of ``shape`` laid out in its inputs' memory order
@@ -714,108 +574,3 @@ cdef int64_t fresh_strides(int nin, int ndim, const int64_t* shape, const int64_
         out[d] = s
         s *= shape[d] if shape[d] else 1
     return size
-
-
-cdef inline void _order_axes(int nop, int ndim, int n, int64_t* shape, int64_t* strides,
-                             int* perm, int64_t* tmp) noexcept nogil:
-    """Permute the first ``n`` axes (rows ``ndim`` long) outermost to innermost by stride."""
-    cdef int i, k, d
-    cdef int64_t dims[MAXDIM]
-    # The first row apart: there is always one, and GCC then sees ``tmp`` written before
-    # ``sort_axes`` reads it (-Wmaybe-uninitialized otherwise).
-    for i in range(n):
-        tmp[i] = strides[i]
-    for k in range(1, nop):
-        for i in range(n):
-            tmp[k * n + i] = strides[k * ndim + i]
-    sort_axes(nop, n, tmp, perm)
-    for i in range(n):
-        dims[i] = shape[i]
-    for i in range(n):
-        d = perm[n - 1 - i]
-        shape[i] = dims[d]
-        for k in range(nop):
-            strides[k * ndim + i] = tmp[k * n + d]
-
-
-cdef int coalesce(int nop, int ndim, int64_t* shape, int64_t* strides,
-                  bint order) noexcept nogil:
-    """Reduce an iteration over ``nop`` operands of one shape to the fewest dimensions.
-
-    ``strides`` holds ``nop`` (at most ``MAX_COALESCE_OPERANDS``) rows of ``ndim`` element
-    strides; both arrays are rewritten in place. Unit axes are dropped; with ``order`` (an
-    iteration whose visiting order does not matter) the rest are ordered by stride
-    (``sort_axes``), so transposed and Fortran-ordered operands are read with the grain;
-    then neighbours merge where, for every operand, ``stride[i] == stride[i + 1] *
-    shape[i + 1]``. The result has at least two dimensions (leading unit axes of stride 0 are
-    added) so a 2-D kernel can take it; the new dimension count is returned. An empty shape
-    comes back as one zero-length axis. Both arrays need room for ``max(ndim, 2)``
-    dimensions.
-    """
-    cdef int i, k, n = 0
-    cdef int perm[MAXDIM]
-    cdef int64_t tmp[MAX_COALESCE_OPERANDS * MAXDIM]
-    if ndim == 1 and shape[0] != 0:
-        # One axis (the common small case): only the leading unit axis to add, rows from
-        # the last down so none is overwritten before it is read.
-        k = nop - 1
-        while k >= 0:
-            strides[2 * k + 1] = strides[k]
-            strides[2 * k] = 0
-            k -= 1
-        shape[1] = shape[0]
-        shape[0] = 1
-        return 2
-    for i in range(ndim):
-        if shape[i] == 0:
-            shape[0] = 1
-            shape[1] = 0
-            for k in range(nop):
-                strides[k * 2] = 0
-                strides[k * 2 + 1] = 0
-            return 2
-    # Drop unit axes (compacting rows in place is safe: n <= i).
-    for i in range(ndim):
-        if shape[i] != 1:
-            shape[n] = shape[i]
-            for k in range(nop):
-                strides[k * ndim + n] = strides[k * ndim + i]
-            n += 1
-    if order and n > 1:
-        _order_axes(nop, ndim, n, shape, strides, perm, tmp)
-    # Merge neighbours, right to left, into positions [m, n).
-    cdef int m = n
-    cdef bint ok
-    if n > 0:
-        m = n - 1
-        i = n - 2
-        while i >= 0:
-            ok = True
-            for k in range(nop):
-                if strides[k * ndim + i] != strides[k * ndim + m] * shape[m]:
-                    ok = False
-                    break
-            if ok:
-                shape[m] *= shape[i]
-            else:
-                m -= 1
-                shape[m] = shape[i]
-                for k in range(nop):
-                    strides[k * ndim + m] = strides[k * ndim + i]
-            i -= 1
-    cdef int out_n = n - m
-    cdef int pad = 2 - out_n if out_n < 2 else 0
-    cdef int total = out_n + pad
-    # Re-pack to rows of length ``total`` (through ``tmp``: rows may grow by the padding).
-    for k in range(nop):
-        for i in range(out_n):
-            tmp[k * total + pad + i] = strides[k * ndim + m + i]
-        for i in range(pad):
-            tmp[k * total + i] = 0
-    memcpy(strides, tmp, nop * total * sizeof(int64_t))
-    for i in range(out_n):
-        shape[pad + i] = shape[m + i]
-    for i in range(pad):
-        shape[i] = 1
-    return total
-
