@@ -54,8 +54,8 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     """``Array.__array_function__``: ``func(*args, **kwargs)`` on arrayx arrays."""
     name = func.__name__
     if _strict.FLAGS.strict:
-        return fallback.as_plain_numpy(getattr(func, "_implementation", func), args,
-                                              kwargs, name)
+        return fallback.as_plain_numpy(getattr(func, "_implementation", func), args, kwargs,
+                                       name)
     _dask.register()
     if not all(t is np.ndarray or issubclass(t, Array) for t in types):
         return NotImplemented  # another library's arrays (dask, ...) take over
@@ -385,20 +385,19 @@ def _nonzero(a: Any) -> Any:
     return tuple(_xp.nonzero(a)) if isinstance(a, Array) else NotImplemented
 
 
-@implements(np.sort, by="sort")
-def _sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
-          stable: bool | None = None) -> Any:
-    if not isinstance(a, Array) or order is not None:
-        return NotImplemented
-    return _xp.sort(_flat(a) if axis is None else a, axis=-1 if axis is None else axis)
+def _sorting(name: str) -> Callable:
+    """The adapter of ``numpy.<name>`` (``sort`` or ``argsort``): ``axis=None`` flattens."""
+    def adapter(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+                stable: bool | None = None) -> Any:
+        if not isinstance(a, Array) or order is not None:
+            return NotImplemented
+        return getattr(_xp, name)(_flat(a) if axis is None else a,
+                                  axis=-1 if axis is None else axis)
+    return adapter
 
 
-@implements(np.argsort, by="argsort")
-def _argsort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
-             stable: bool | None = None) -> Any:
-    if not isinstance(a, Array) or order is not None:
-        return NotImplemented
-    return _xp.argsort(_flat(a) if axis is None else a, axis=-1 if axis is None else axis)
+implements(np.sort, by="sort")(_sorting("sort"))
+implements(np.argsort, by="argsort")(_sorting("argsort"))
 
 
 @implements(np.searchsorted, by="searchsorted")

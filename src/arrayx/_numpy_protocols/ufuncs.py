@@ -61,8 +61,7 @@ UNSUPPORTED = ("signature", "sig", "axes", "extobj")
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``Array.__array_ufunc__``: ``ufunc.method(*inputs, **kwargs)`` on arrayx arrays."""
     if _strict.FLAGS.strict:
-        return fallback.as_plain_numpy(getattr(ufunc, method), inputs, kwargs,
-                                              ufunc.__name__)
+        return fallback.as_plain_numpy(getattr(ufunc, method), inputs, kwargs, ufunc.__name__)
     _dask.register()
     if not all(fallback.is_ours(i) for i in inputs):
         return NotImplemented  # another library's arrays (dask, ...) take over
