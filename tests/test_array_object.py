@@ -207,3 +207,21 @@ def test_storage_is_aligned_and_freed_with_last_view() -> None:
     del view
     gc.collect()
     assert ref() is None
+
+
+def test_set_default_device() -> None:
+    info = xp.__array_namespace_info__()
+    before = info.default_device()
+    try:
+        xp.set_default_device("cpu")
+        assert info.default_device() == "cpu" and xp.zeros(2).device == "cpu"
+        for bad in ("gpu", "cuda:7", 3):
+            with pytest.raises((ValueError, TypeError)):
+                xp.set_default_device(bad)
+            assert info.default_device() == "cpu"
+        last = info.devices()[-1]
+        xp.set_default_device(last)
+        assert xp.asarray([1.0]).device == last and xp.ones(3).device == last
+    finally:
+        xp.set_default_device(before)
+    assert info.default_device() == before

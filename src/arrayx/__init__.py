@@ -28,7 +28,7 @@ from arrayx._creation import (
     zeros_like,
 )
 from arrayx._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
-from arrayx._devices import Device
+from arrayx._devices import Device, set_default_device
 from arrayx._diag import diag
 from arrayx._dtypes import (
     bool,
@@ -120,7 +120,8 @@ __all__ = [
     "mean", "meshgrid", "min", "moveaxis", "nan", "nanargmax", "nanargmin", "nanmax", "nanmean",
     "nanmin", "nanprod", "nanstd", "nansum", "nanvar", "newaxis", "nonzero", "ones",
     "ones_like", "pad", "permute_dims", "pi", "prod", "repeat", "reshape", "result_type",
-    "roll", "searchsorted", "set_num_threads", "sort", "squeeze", "stack", "std", "sum", "take",
+    "roll", "searchsorted", "set_default_device", "set_num_threads", "sort", "squeeze", "stack",
+    "std", "sum", "take",
     "take_along_axis", "tensordot", "tile", "tril", "triu", "uint16", "uint32", "uint64",
     "uint8", "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
     "vecdot", "where", "zeros", "zeros_like",

@@ -141,9 +141,34 @@ def default_device() -> Device:
 
 
 def set_default_device(device: Device | str) -> None:
-    """Set the default device (also settable with the ``ARRAYX_DEVICE`` environment variable).
+    """Set the device that creation functions and ``asarray`` of host data use by default.
 
-    Safe from any thread: the device is checked first, then replaces the old one at once.
+    ``ARRAYX_DEVICE`` sets it at import; this changes it at run time, for the whole process
+    (as ``torch.set_default_device``). Safe from any thread: the device is checked first,
+    then replaces the old one at once.
+
+    Parameters
+    ----------
+    device : Device or str
+        One of ``__array_namespace_info__().devices()``: ``"cpu"`` or ``"cuda:N"``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``device`` is not there (naming the devices that are); the default is unchanged.
+
+    Examples
+    --------
+    >>> import arrayx as xp
+    >>> xp.set_default_device("cpu")
+    >>> xp.zeros(2).device
+    Device('cpu')
+    >>> xp.__array_namespace_info__().default_device()
+    Device('cpu')
     """
     global _default
     _default = as_device(device)

@@ -45,7 +45,8 @@ NONDIFFERENTIABLE = frozenset({
     "isdtype", "isfinite", "isin", "isinf", "isnan", "less", "less_equal", "logical_and",
     "logical_not", "logical_or", "logical_xor", "nanargmax", "nanargmin", "nextafter",
     "nonzero", "not_equal", "reset_strict_flags", "result_type", "round", "searchsorted",
-    "set_num_threads", "set_strict_flags", "sign", "signbit", "trunc", "unique_all",
+    "set_default_device", "set_num_threads", "set_strict_flags", "sign", "signbit", "trunc",
+    "unique_all",
     "unique_counts", "unique_inverse", "unique_values", "__array_namespace_info__",
     # linalg and fft
     "linalg.matrix_rank", "fft.fftfreq", "fft.rfftfreq",
