@@ -453,7 +453,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         if copy is False:
             raise ValueError(f"moving an array to {dev} needs a copy, but copy=False")
         a = a.to_device(dev)
-        copy = None
+        copy = None  # the move made a fresh array: copy=True needs no second copy
     if code != a._code:
         if copy is False:
             raise ValueError(f"casting {a.dtype} to {_dtypes.DTYPES[code]} needs a copy, but "

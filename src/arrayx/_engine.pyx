@@ -58,8 +58,9 @@ cdef int64_t INT_LO[NDTYPES]
 cdef int64_t INT_HI[NDTYPES]
 for _code in range(NDTYPES):
     if of_kind(_code, KB_INT):
-        INT_LO[_code] = _np.iinfo(_registry.NAMES[_code]).min
-        INT_HI[_code] = min(_np.iinfo(_registry.NAMES[_code]).max, INT64_MAX)
+        _info = _np.iinfo(_registry.NAMES[_code])
+        INT_LO[_code] = _info.min
+        INT_HI[_code] = min(_info.max, INT64_MAX)
     else:
         INT_LO[_code], INT_HI[_code] = 0, 1
 

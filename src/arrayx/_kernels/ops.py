@@ -146,6 +146,9 @@ VECTOR_ACCURATE = {
     "tanh": ("tanh_accurate", "tanh_lean"),
 }
 
+# The names of the elementwise ops, unary then binary: each a public function of the namespace.
+ELEMENTWISE_NAMES = tuple(name for name, *_ in UNARY + BINARY)
+
 _RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}
 
 

@@ -13,11 +13,10 @@ list, ``True``, ``False``, or ``None`` for a non-array), the keywords likewise (
 
 from __future__ import annotations
 
-from arrayx._kernels.ops import BINARY, UNARY
+from arrayx._kernels.ops import ELEMENTWISE_NAMES
 
 # Every elementwise op of the table, and the functions that broadcast as they do.
-ELEMENTWISE = frozenset(
-    [name for name, *_ in UNARY + BINARY] + ["clip", "where", "astype"])
+ELEMENTWISE = frozenset([*ELEMENTWISE_NAMES, "clip", "where", "astype"])
 # Functions of one array with an ``axis`` keyword; the value is the default axis.
 AXIS = {
     "sum": None, "prod": None, "mean": None, "std": None, "var": None, "max": None,

@@ -22,7 +22,7 @@ import types
 import arrayx
 import arrayx.fft
 import arrayx.linalg
-from arrayx._kernels.ops import BINARY, UNARY
+from arrayx._kernels.ops import ELEMENTWISE_NAMES
 from arrayx.autograd import _composed, _linalg_rules, _rules
 from arrayx.autograd._pytree import rebuild
 from arrayx.autograd._tracer import (
@@ -58,7 +58,7 @@ CREATION = frozenset({
 # Functions whose traced form takes its arrays differently (filled in by ``build``).
 SPECIAL: dict = {}
 # The elementwise ops of arrayx/_kernels/ops.py: one without a rule is traced, not refused.
-TABLE_OPS = frozenset(name for name, *_ in UNARY + BINARY)
+TABLE_OPS = frozenset(ELEMENTWISE_NAMES)
 
 
 def _has_tracer(args, kw) -> bool:

@@ -19,7 +19,9 @@ from arrayx.linalg._bridge import LinAlgError
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
 
 
-def _pick(name: str):
+def _pick(name: str, checked: bool = True):
+    """The entry ``name``; ``checked``: the device library reports a singular or not positive
+    definite matrix as :class:`LinAlgError` (``lu_factor`` is not: it factors those too)."""
     host = getattr(_lapack, name)
 
     def entry(x, *args):
@@ -27,11 +29,12 @@ def _pick(name: str):
             return host(x, *args)
         from arrayx._kernels.cuda import library
 
-        if name == "lu_factor":
-            return library.lu_factor(x, *args)
+        device = getattr(library, name)
+        if not checked:
+            return device(x, *args)
         try:
             with _devices.backend(x.device).linalg_checked():
-                return getattr(library, name)(x, *args)
+                return device(x, *args)
         except np.linalg.LinAlgError as e:
             raise LinAlgError(f"{name}: {str(e).lower()}") from None
 
@@ -44,7 +47,7 @@ cholesky = _pick("cholesky")
 eig = _pick("eig")
 eigh = _pick("eigh")
 inv = _pick("inv")
-lu_factor = _pick("lu_factor")
+lu_factor = _pick("lu_factor", checked=False)
 qr = _pick("qr")
 solve = _pick("solve")
 svd = _pick("svd")
