@@ -2,10 +2,10 @@
 
 Memory comes from CuPy's pool (``cupy.cuda.alloc``) and lives as long as the ``Storage`` that
 holds its ``MemoryPointer``. Kernels are the templates of :mod:`.source`, compiled by NVRTC
-through ``cupy.RawModule`` (CuPy keeps the compiled code on disk) and memoised here per device
-and :class:`~.source.KernelKey`. They run on CuPy's current stream of the device, so CuPy code
-and DLPack consumers see them in order. Launches go through the driver (``cuLaunchKernel``)
-with their arguments packed here, as the templates take structs by value.
+in :mod:`.compile` (IEEE float32, kept on disk in CuPy's kernel cache directory) and memoised
+here per device and :class:`~.source.KernelKey`. They run on CuPy's current stream of the
+device, so CuPy code and DLPack consumers see them in order. Launches go through the driver
+(``cuLaunchKernel``) with their arguments packed here, as the templates take structs by value.
 
 The engine calls :class:`Backend` with addresses, shapes and element strides it has already
 broadcast; nothing here reads an ``Array``. CuPy is imported on first use only, so arrayx
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import os
 from collections.abc import Sequence
 
 from .. import dtypes as registry
 from .. import ops
+from .compile import load_module
 from .lanes import Lanes
 from .source import KINDS, KernelKey, check_key, kernel_name, kind_ops, module_source, op_dtypes
 
@@ -55,14 +55,6 @@ def device_count() -> int:
         return int(cp.cuda.runtime.getDeviceCount())
     except cp.cuda.runtime.CUDARuntimeError:
         return 0
-
-
-@functools.cache
-def _options() -> tuple[str, ...]:
-    """NVRTC options: C++17 and the libcu++ headers CuPy ships (``<cuda/std/...>``)."""
-    root = os.path.join(os.path.dirname(cupy().__file__), "_core", "include", "cupy", "_cccl",
-                        "libcudacxx")
-    return ("-std=c++17", f"-I{root}")
 
 
 def _pack(values: Sequence[tuple[str, object]]) -> tuple[ctypes.Array, list]:
@@ -262,12 +254,9 @@ class Backend(Lanes):
             module = self._modules.get(group)
             if module is None:
                 with self._device:
-                    module = self._modules[group] = self._cp.RawModule(
-                        code=module_source(group), options=_options())
+                    module = self._modules[group] = load_module(self._cp, module_source(group))
             with self._device:
-                kernel = module.get_function(kernel_name(key))
-                # CuPy gives a RawKernel; its compiled function (``kernel``) has the handle.
-                found = self._functions[key] = getattr(kernel, "kernel", kernel)
+                found = self._functions[key] = module.get_function(kernel_name(key))
         return found
 
     def _launch(self, key: KernelKey, grid: tuple[int, int], block: tuple[int, int],
@@ -453,9 +442,7 @@ def all_modules() -> list[tuple[KernelKey, ...]]:
 
 
 def _compile(group: tuple[KernelKey, ...]) -> str:
-    cp = cupy()
-    module = cp.RawModule(code=module_source(group), options=_options())
-    module.get_function(kernel_name(group[0]))
+    load_module(cupy(), module_source(group)).get_function(kernel_name(group[0]))
     return kernel_name(group[0])
 
 
