@@ -406,3 +406,71 @@ def test_device_complex_functions_at_large_and_special_values(tmp_path):
         else:
             _assert_close(got, want, False, f"{label}: inputs {a}")
     assert at == len(results)
+
+
+# Parts of complex special values: zeros of both signs, ones (the branch points), finite
+# values, infinities and NaN, and values where exp overflows or that are subnormal.
+SPECIAL_PARTS = [0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 3.0, np.inf, -np.inf, np.nan,
+                 3e38, -1e-40, 100.0, -710.0, 1e-20, -1e30, 1e300, -5e-324]
+# The functions whose special values the device code sets itself (ax_math.hpp), zeros' and
+# infinities' signs included; the others keep libcu++'s signs of zero and infinite results where
+# C99 leaves them to the implementation (exp(-inf - inf i) = +-0 +- 0i, sinh(inf + inf i) =
+# +-inf + NaN i) or derives them by symmetry.
+OWN_SPECIALS = {"acos", "acosh", "asin", "asinh", "sqrt", "exp", "expm1", "cos", "cosh", "sin",
+                "sinh", "tan", "tanh", "log", "log1p", "log2", "log10", "atan", "atanh", "sign"}
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_device_complex_special_values_match_the_cpu(tmp_path):
+    # The CPU's complex functions (the C library's, which follow C99's Annex G and pass the
+    # standard's special cases in the conformance suite) are the oracle: the device code gives
+    # the same special values, zeros' and infinities' signs included, and finite values close.
+    xp = pytest.importorskip("arrayx")
+    parts = np.array(SPECIAL_PARTS)
+    re, im = (v.ravel() for v in np.meshgrid(parts, parts, indexing="ij"))
+    cases = []
+    for name, _, _, _ in ops.UNARY:
+        for (code,) in source.op_dtypes("unary", name):
+            dtype = np.dtype(source.DTYPE_NAMES[code])
+            if dtype.kind != "c":
+                continue
+            z = np.empty(re.shape, dtype)
+            with np.errstate(over="ignore"):  # 1e300 is an infinity in complex64
+                z.real, z.imag = re, im
+            if name == "reciprocal":
+                # 1 / z overflows for a subnormal part, where C's complex division gives NaN
+                # + inf i and libcu++'s 0 + inf i: neither is a special value of the standard.
+                sub = np.finfo(dtype).tiny
+                z = z[~(((np.abs(z.real) < sub) & (z.real != 0))
+                        | ((np.abs(z.imag) < sub) & (z.imag != 0)))]
+            want = np.asarray(getattr(xp, name)(xp.asarray(z, device="cpu")))
+            key = source.KernelKey("unary", name, (code,), 0, True, 64)
+            r = f"ax::T_<{source.result_code(key)}>"
+            cases.append((f"{name} {dtype}", f"ax::op_{name}, ax::T_<{code}>, {r}", z, None, want))
+    results, at, wrong = _host_results(tmp_path, cases), 0, []
+    for label, _, z, _, want in cases:
+        size = want.dtype.itemsize * want.size
+        got = np.frombuffer(results[at:at + size], want.dtype)
+        at += size
+        name = label.split()[0]
+        gparts = (got.real, got.imag) if got.dtype.kind == "c" else (got,)
+        wparts = (want.real, want.imag) if want.dtype.kind == "c" else (want,)
+        scale = np.abs(want) * (2e-5 if want.dtype in (np.float32, np.complex64) else 1e-12)
+        bad = np.zeros(z.shape, bool)
+        for g, w in zip(gparts, wparts, strict=True):
+            g, w = np.asarray(g, float), np.asarray(w, float)
+            special = ~np.isfinite(w) | (w == 0)
+            loose = name not in OWN_SPECIALS
+            same = (np.isnan(g) & np.isnan(w)) | ((g == w) & (
+                (np.signbit(g) == np.signbit(w)) | loose)) | (
+                np.isinf(g) & np.isinf(w) & loose)
+            with np.errstate(invalid="ignore"):  # inf - inf
+                close = np.isfinite(g) & (np.abs(g - w) <= scale)
+            # a zero where the correctly rounded value is a subnormal of the same sign
+            same |= (w == 0) & (np.abs(g) < np.finfo(z.dtype).tiny) & (
+                np.signbit(g) == np.signbit(w))
+            bad |= np.where(special, ~same, ~(same | close))
+        wrong += [f"{label}({v!r}): device {g!r}, CPU {w!r}"
+                  for v, g, w in zip(z[bad], got[bad], want[bad], strict=True)]
+    assert at == len(results)
+    assert not wrong, f"{len(wrong)} values differ:\n" + "\n".join(wrong[:400])

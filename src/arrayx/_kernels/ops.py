@@ -68,7 +68,7 @@ UNARY = [
     ("signbit", "real_float", "bool", "std::signbit(a)"),
     ("sin", "numeric", "float", "ax::sin_(a)"),
     ("sinh", "numeric", "float", "ax::sinh_(a)"),
-    ("sqrt", "numeric", "float", "std::sqrt(a)"),
+    ("sqrt", "numeric", "float", "ax::sqrt_(a)"),
     ("square", "numeric", "same", "ax::mul_(a, a)"),
     ("tan", "numeric", "float", "ax::tan_(a)"),
     ("tanh", "numeric", "float", "ax::tanh_(a)"),
