@@ -970,9 +970,16 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
 cdef tuple _device_scan(int op, Storage s, Layout l, int code, int acc, int axis,
                         object identity, Layout ol):
     """``scan`` on a device other than the CPU (``ol``: the result's layout)."""
-    if op not in _SCAN_FOLDS or acc == DT_BOOL:
+    if op not in _SCAN_FOLDS:
         raise TypeError(f"this running {BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[acc]}")
-    cdef Storage o = allocate(ol, acc, s.device)
+    cdef Storage o
+    if acc == DT_BOOL:
+        # A running sum or product in bool is a running or or and (as on the CPU): counted in
+        # int64, then nonzero (a product of zeros and ones stays zero or one).
+        o, ol, _ = _device_scan(op, s, l, code, DT_INT64, axis, int(identity), ol)
+        o, ol = _cast_copy(o, ol, DT_INT64, DT_BOOL)
+        return o, ol, DT_BOOL
+    o = allocate(ol, acc, s.device)
     if ol.size == 0:
         return o, ol, acc
     cdef int64_t n = l.shape_[axis]

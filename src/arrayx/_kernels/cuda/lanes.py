@@ -58,10 +58,44 @@ class Lanes:
             return v
         return truth
 
+    def _ordered(self, v: object) -> object:
+        """``v`` as keys that CuPy's kernels compare as IEEE 754 compares ``v``: float32 as
+        unsigned integers in the same order (-0.0 and 0.0 one key, every NaN the largest), since
+        CuPy compiles its kernels to flush float32 subnormals to zero (two subnormals would
+        compare equal); other dtypes as they are."""
+        xm = self.xm
+        if v.dtype != xm.float32:
+            return v
+        bits = v.view(xm.uint32)
+        bits = xm.where(bits == 0x80000000, xm.uint32(0), bits)
+        keys = xm.where(bits >> 31 == 1, ~bits, bits | xm.uint32(0x80000000))
+        return xm.where(xm.isnan(v), xm.uint32(0xFFFFFFFF), keys)
+
+    def _descending(self, v: object) -> object:
+        """Keys whose stable ascending order is ``v``'s descending one with the NaNs last."""
+        xm = self.xm
+        if v.dtype != xm.float32:
+            return -v
+        return xm.where(xm.isnan(v), xm.uint32(0xFFFFFFFF), ~self._ordered(v))
+
+    def _unequal(self, a: object, b: object) -> object:
+        """``a != b`` elementwise as IEEE 754 compares (NaN unequal to itself)."""
+        xm = self.xm
+        if a.dtype == xm.complex64:
+            pa, pb = a.view(xm.float32), b.view(xm.float32)
+            return self._unequal(pa[..., 0::2], pb[..., 0::2]) | self._unequal(
+                pa[..., 1::2], pb[..., 1::2])
+        if a.dtype == xm.float32:
+            return (self._ordered(a) != self._ordered(b)) | xm.isnan(a)
+        return a != b
+
     def sort_rows(self, code: int, address: int, rows: int, n: int, desc: bool) -> None:
         """Sort each of ``rows`` contiguous rows of ``n`` in place (stable)."""
         v = self._keys(self._rows(address, rows, n, code), code, True)
-        if desc:
+        if desc and v.dtype.kind == "f":
+            # Descending with the NaNs last, as ascending puts them.
+            v[...] = self.xm.take_along_axis(v, self._argsort(self._descending(v)), axis=-1)
+        elif desc:
             v[...] = self.xm.sort(v[:, ::-1], axis=-1)[:, ::-1]
         else:
             v.sort(axis=-1)
@@ -71,7 +105,9 @@ class Lanes:
         """The stable sorting permutation of each row, into int64 ``out``."""
         v = self._keys(self._rows(address, rows, n, code), code, False)
         o = self._rows(out, rows, n, 4)
-        if desc:
+        if desc and v.dtype.kind == "f":
+            o[...] = self._argsort(self._descending(v))  # NaNs last, ties in their first order
+        elif desc:
             # Stable descending: the reversed order of a stable ascending sort of the reversed
             # row keeps equal elements in their first order.
             o[...] = (n - 1 - self._argsort(v[:, ::-1]))[:, ::-1]
@@ -89,8 +125,9 @@ class Lanes:
                 bad = int(order[(order < 0) | (order >= n)][0])
                 raise IndexError(f"sorter holds an index out of range: {bad}")
             s = s[order]
-        self._flat(out, m, 4)[...] = xm.searchsorted(s, self._flat(values, m, code),
-                                                     side="right" if right else "left")
+        self._flat(out, m, 4)[...] = xm.searchsorted(
+            self._ordered(s), self._ordered(self._flat(values, m, code)),
+            side="right" if right else "left")
 
     def run_starts(self, code: int, address: int, n: int, starts: int) -> int:
         """Where each run of equal elements of ``n`` sorted ones starts; the run count."""
@@ -100,7 +137,7 @@ class Lanes:
         s = self._flat(address, n, code)
         new = xm.empty(n, dtype=bool)
         new[0] = True
-        new[1:] = s[1:] != s[:-1]
+        new[1:] = self._unequal(s[1:], s[:-1])
         found = xm.nonzero(new)[0]
         self._flat(starts, found.size, 4)[...] = found
         return int(found.size)
@@ -133,8 +170,8 @@ class Lanes:
             o[...] = invert
             return
         t = self._flat(table, n, code)
-        at = xm.minimum(xm.searchsorted(t, v), n - 1)
-        found = t[at] == v
+        at = xm.minimum(xm.searchsorted(self._ordered(t), self._ordered(v)), n - 1)
+        found = ~self._unequal(t[at], v)
         o[...] = ~found if invert else found
 
     # --- masks --------------------------------------------------------------------------------
@@ -192,7 +229,20 @@ class Lanes:
         bad = (i < 0) | (i >= n)
         if m and bool(bad.any()):
             return int(xm.argmax(bad))
-        self._scatter_add(self._flat(out, n, code), i, self._flat(values, m, code))
+        target, v = self._flat(out, n, code), self._flat(values, m, code)
+        if target.dtype.kind == "c":
+            # CuPy's add.at takes no complex numbers: the real and imaginary parts are the
+            # floats at 2k and 2k + 1, added as such.
+            part = target.real.dtype
+            pairs = xm.stack([2 * i, 2 * i + 1], axis=-1).reshape(-1)
+            self._scatter_add(target.view(part), pairs, v.view(part))
+        elif target.dtype.itemsize < 4:
+            # Nor 8- and 16-bit integers: added in int64 and wrapped back, as in place.
+            wide = target.astype(xm.int64)
+            self._scatter_add(wide, i, v.astype(xm.int64))
+            target[...] = wide.astype(target.dtype)
+        else:
+            self._scatter_add(target, i, v)
         return -1
 
     def _block_positions(self, offs: int, nb: int, rshape: Sequence[int],
@@ -217,8 +267,19 @@ class Lanes:
                        rshape: Sequence[int], rstrides: Sequence[int], values: int) -> None:
         """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
         shape = (nb, *rshape)
-        self._flat(dst, size, code)[self._block_positions(offs, nb, rshape, rstrides)] = \
-            self.view(values, shape, _c_strides(shape), code)
+        positions = self._block_positions(offs, nb, rshape, rstrides).reshape(-1)
+        v = self.view(values, shape, _c_strides(shape), code).reshape(-1)
+        if positions.size > 1:
+            # A position written twice takes its last value, as in order (NumPy's rule; a GPU
+            # scatter writes repeated positions in no set order): the last of each run of
+            # equal positions in their stable sorted order.
+            order = self._argsort(positions)
+            ordered = positions[order]
+            last = self.xm.ones(positions.size, dtype=bool)
+            last[:-1] = ordered[1:] != ordered[:-1]
+            keep = order[last]
+            positions, v = positions[keep], v[keep]
+        self._flat(dst, size, code)[positions] = v
 
     # --- fills and products -------------------------------------------------------------------
 
@@ -231,8 +292,14 @@ class Lanes:
     def matmul(self, code: int, a: tuple, b: tuple, out: tuple) -> None:
         """``a @ b`` into ``out``; each is ``(address, shape, element strides)`` of dtype
         ``code``, and ``out`` has the product's shape (C-contiguous)."""
+        o = self.view(out[0], out[1], out[2], code)
         self.xm.matmul(self.view(a[0], a[1], a[2], code), self.view(b[0], b[1], b[2], code),
-                       out=self.view(out[0], out[1], out[2], code))
+                       out=o)
+        if (len(a[1]) == 2 and a[0] == b[0] and tuple(a[1]) == tuple(b[1])[::-1]
+                and tuple(a[2]) == tuple(b[2])[::-1]):
+            # A Gram product (X @ X.mT, X.mT @ X) is symmetric, as the CPU's syrk makes it;
+            # cuBLAS's gemm rounds the two triangles apart: the upper one is mirrored.
+            o[...] = self.xm.triu(o) + self.xm.triu(o, 1).T
 
 
 def _c_strides(shape: Sequence[int]) -> tuple[int, ...]:

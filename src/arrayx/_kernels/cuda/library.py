@@ -115,6 +115,9 @@ def lu_factor(x: object, name: str) -> tuple:
     xm = be.xm
     a = view(x)
     n = a.shape[-1]
+    if n == 0:  # cuSOLVER refuses 0 x 0 matrices (a leading dimension under 1)
+        return (array(xm.empty(a.shape, dtype=a.dtype), x.device),
+                array(xm.ones(a.shape[:-2], dtype=a.dtype), x.device))
     batch = a.reshape((math.prod(a.shape[:-2]), n, n))
     lus = xm.empty_like(batch)
     parity = xm.empty(batch.shape[0], dtype=a.dtype)
