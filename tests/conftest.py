@@ -62,14 +62,21 @@ HOST_MODULES = frozenset({
 
 @contextlib.contextmanager
 def _cpu_default_device():
+    """The CPU as the default device, in this process and in the Python programs it starts
+    (``ARRAYX_DEVICE``)."""
     from arrayx import _devices
 
-    before = _devices.default_device()
+    before, variable = _devices.default_device(), os.environ.get("ARRAYX_DEVICE")
     _devices.set_default_device(_devices.CPU)
+    os.environ["ARRAYX_DEVICE"] = "cpu"
     try:
         yield
     finally:
         _devices.set_default_device(before)
+        if variable is None:
+            del os.environ["ARRAYX_DEVICE"]
+        else:
+            os.environ["ARRAYX_DEVICE"] = variable
 
 
 @pytest.fixture(autouse=True)

@@ -543,6 +543,17 @@ def test_cumulative_sum(dtype):
               big[:300_000].reshape(30, 10_000), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_running_sum_and_product_in_bool(name):
+    # dtype=bool: a running or and a running and, as on the CPU.
+    a = sample("bool", (5, 7))
+    fn = getattr(xp, name)
+    for kwargs in [{"axis": 0}, {"axis": 1, "include_initial": True}]:
+        got = host(fn(gpu(a), dtype=xp.bool, **kwargs))
+        assert got.dtype == np.bool_
+        np.testing.assert_array_equal(got, np.asarray(fn(cpu(a), dtype=xp.bool, **kwargs)))
+
+
 # --- in place, indexing, scalars -------------------------------------------------------------
 
 INPLACE = [("+=", operator.iadd, "float32"), ("-=", operator.isub, "int64"),
@@ -627,6 +638,26 @@ def test_scalar_setitem(dtype, value):
     want = np.zeros((3, 2), dtype)
     want[1, 0] = value
     assert host(x).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_subnormals_are_kept(dtype):
+    # IEEE 754 and NumPy keep float32 subnormals; CuPy's own kernels flush them to zero.
+    tiny = np.array([1e-45, -2.9e-40, 1.1e-38, 0.0, 3e-39], dtype=dtype)
+    x = gpu(tiny)
+    for got, want in ((x - 1e-45, tiny - np.float32(1e-45)), (x * 1.5, tiny * np.float32(1.5)),
+                      (x + x, tiny + tiny)):
+        assert host(got).tobytes() == want.tobytes()
+    real = tiny.real.astype(np.float32)
+    assert host(xp.unique_values(gpu(real))).tobytes() == np.unique(real).tobytes()
+    if dtype == "float32":
+        zero, one = gpu(np.float32(0)), gpu(np.float32(1))
+        assert host(xp.nextafter(zero, one)) == np.float32(1e-45)
+        assert host(xp.log10(x[:1])) == np.log10(tiny[:1])
+        order = np.argsort(-tiny, kind="stable")
+        assert host(xp.sort(x, descending=True)).tobytes() == tiny[order].tobytes()
+        assert (host(xp.searchsorted(gpu(np.sort(tiny)), x)) == np.searchsorted(
+            np.sort(tiny), tiny)).all()
 
 
 def test_python_scalars_of_0d():
@@ -781,3 +812,76 @@ def test_dlpack_views(cupy):
     assert_matches(host(xp.exp(xp.from_dlpack(c)) + 1), np.exp(base) + 1)
     assert_matches(cupy.asnumpy(cupy.sum(cupy.from_dlpack(xp.exp(x)), axis=0)),
                    np.exp(base).sum(axis=0))
+
+
+# --- DLPack with PyTorch ---------------------------------------------------------------------
+
+TORCH_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64",
+                "complex64", "complex128"]  # the standard's dtypes that PyTorch's CUDA kernels take
+
+
+@pytest.fixture(scope="module")
+def torch_cuda():
+    """PyTorch with CUDA (skipped without it, or on the fake cuda:0)."""
+    if FAKE:
+        pytest.skip("PyTorch cannot reach the fake cuda:0's host memory")
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch sees no GPU")
+    return torch
+
+
+@pytest.mark.parametrize("dtype", TORCH_DTYPES)
+def test_dlpack_with_torch(torch_cuda, dtype):
+    torch = torch_cuda
+    a = sample(dtype, (3, 5), specials=True)
+    t = torch.from_dlpack(gpu(a))  # arrayx -> PyTorch
+    assert t.is_cuda and t.device.index == 0 and tuple(t.shape) == a.shape
+    assert t.cpu().numpy().tobytes() == a.tobytes()
+    s = torch.from_dlpack(np.ascontiguousarray(a)).cuda()
+    x = xp.from_dlpack(s)  # PyTorch -> arrayx
+    assert x.device == DEV and x.dtype == getattr(xp, dtype) and x.shape == a.shape
+    assert host(x).tobytes() == a.tobytes()
+
+
+def test_dlpack_with_torch_shares_memory(torch_cuda):
+    torch = torch_cuda
+    t = torch.arange(12, dtype=torch.float64, device="cuda:0").reshape(3, 4)
+    x = xp.from_dlpack(t)
+    t[0, 0] = 42  # PyTorch writes, arrayx sees
+    assert host(x)[0, 0] == 42
+    x[2, 3] = -7  # arrayx writes, PyTorch sees
+    assert float(t[2, 3]) == -7
+    y = xp.zeros((5, 2), dtype=xp.int32, device=DEV)
+    u = torch.from_dlpack(y)
+    u[4, 1] = 9
+    assert host(y)[4, 1] == 9
+    # views both ways: a transposed PyTorch tensor, a strided arrayx view (PyTorch 2.11
+    # aborts the process on a DLPack tensor with negative strides, so none is handed to it)
+    assert_matches(host(xp.from_dlpack(t.T)), np.asarray(t.cpu()).T)
+    base = np.arange(20.0).reshape(4, 5)
+    v = torch.from_dlpack(gpu(base)[1::2, ::2].mT)
+    assert_matches(v.cpu().numpy(), base[1::2, ::2].T)
+    assert xp.from_dlpack(t, device="cpu").device == "cpu"  # the explicit way across
+
+
+def test_dlpack_with_torch_streams(torch_cuda):
+    # PyTorch reads on its own stream: arrayx's queued work must be done before it does, and
+    # arrayx reads a PyTorch result made on a side stream only after that stream's work.
+    torch = torch_cuda
+    n = 1 << 24
+    side = torch.cuda.Stream()
+    x = xp.ones(n, dtype=xp.float32, device=DEV)
+    for _ in range(20):
+        x = x * 1.0001 + 0.5
+    want = np.float32(1)
+    for _ in range(20):
+        want = want * np.float32(1.0001) + np.float32(0.5)
+    with torch.cuda.stream(side):
+        t = torch.from_dlpack(x)
+        total = float(t[-1])
+    assert total == pytest.approx(float(want), rel=1e-5)
+    with torch.cuda.stream(side):
+        made = torch.full((n,), 3.0, device="cuda:0") * 2
+        y = xp.from_dlpack(made)
+    assert float(xp.min(y)) == 6.0 and float(xp.max(y)) == 6.0

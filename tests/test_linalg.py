@@ -162,7 +162,8 @@ print(grown)
 """
 
 
-def test_matmul_transposed_operand_is_not_copied():
+def test_matmul_transposed_operand_is_not_copied(cpu_default):
+    # The host's peak memory while BLAS reads a transposed operand in place: on the CPU.
     out = subprocess.run([sys.executable, "-c", NO_COPY_SCRIPT], capture_output=True,
                          text=True, check=True)
     grown_kib = int(out.stdout.split()[-1])

@@ -96,9 +96,10 @@ def test_float32_sum_is_pairwise() -> None:
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape_axis", [((3000,), None), ((700, 900), 0), ((700, 900), 1),
                                         ((4, 150, 3), 1), ((600, 1000), None)])
-def test_float_prod_folds_in_order(dtype: type, shape_axis: tuple) -> None:
-    # NumPy multiplies in order; so does arrayx, to the bit, on any thread count. Regrouped, a
-    # zero in one group times an overflow in another would be NaN instead of 0.
+def test_float_prod_folds_in_order(dtype: type, shape_axis: tuple, cpu_default) -> None:
+    # NumPy multiplies in order; so does arrayx's CPU, to the bit, on any thread count.
+    # Regrouped, a zero in one group times an overflow in another would be NaN instead of 0 (a
+    # GPU's fold is a tree: tests/test_cuda.py compares its products to a tolerance).
     shape, axis = shape_axis
     rng = np.random.default_rng(7)
     a = rng.uniform(0.5, 1.9, shape).astype(dtype)
