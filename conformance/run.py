@@ -5,7 +5,8 @@ Usage::
     python conformance/run.py PATH_TO_ARRAY_API_TESTS [--report FILE] [pytest arguments ...]
 
 or with ``ARRAY_API_TESTS_DIR`` set. The checkout is never downloaded here: obtain and pin it
-as ``shared/CONFORMANCE.md`` says. The run uses ``conformance/xfails.txt`` and prints
+as ``shared/CONFORMANCE.md`` says. The run uses ``conformance/xfails.txt`` (and
+``xfails_cuda.txt`` with ``ARRAYX_DEVICE=cuda:N``) and prints
 ``passed=N failed=N skipped=N xfailed=N`` last; the exit status is pytest's.
 
 ``--report FILE`` also writes the run as JSON: when and where it ran, the suite's and the
@@ -41,6 +42,17 @@ def _outcome(test: dict) -> str:
     """A pytest-json-report test entry's outcome, with errors counted as failures."""
     outcome = test.get("outcome", "failed")
     return "failed" if outcome == "error" else outcome
+
+
+def _xfails_file(tmp: Path) -> Path:
+    """The run's xfails file: ``xfails.txt``, with ``xfails_cuda.txt`` added where the
+    default device is a GPU (``ARRAYX_DEVICE=cuda:N``), written into ``tmp``."""
+    base = HERE / "xfails.txt"
+    if not os.environ.get("ARRAYX_DEVICE", "cpu").startswith("cuda"):
+        return base
+    merged = tmp / "xfails.txt"
+    merged.write_text(base.read_text() + (HERE / "xfails_cuda.txt").read_text())
+    return merged
 
 
 def build_report(data: dict, suite: Path, options: list[str]) -> dict:
@@ -118,7 +130,10 @@ def main(argv: list[str]) -> int:
         env.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(Path(tmp) / "hypothesis"))
         cmd = [
             sys.executable, "-m", "pytest", *targets,
-            "--xfails-file", str(HERE / "xfails.txt"),
+            # Test ids relative to the suite (the xfails file names them so) wherever the
+            # checkout lies: pytest 9 would otherwise take them relative to a project above it.
+            f"--rootdir={suite_path}",
+            "--xfails-file", str(_xfails_file(Path(tmp))),
             "--disable-deadline", "--max-examples", "50",
             "--json-report", f"--json-report-file={json_file}", "-p", "no:cacheprovider",
             "-W", "ignore::DeprecationWarning",
