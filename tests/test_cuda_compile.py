@@ -474,3 +474,19 @@ def test_device_complex_special_values_match_the_cpu(tmp_path):
                   for v, g, w in zip(z[bad], got[bad], want[bad], strict=True)]
     assert at == len(results)
     assert not wrong, f"{len(wrong)} values differ:\n" + "\n".join(wrong[:400])
+
+
+def test_launch_parameters_are_packed_by_value():
+    # cuLaunchKernel reads each parameter at its address: the pointer, the integers and the
+    # stride structs the elementwise kernels take by value (lists included).
+    import ctypes
+
+    runtime = importlib.import_module(f"{_PACKAGE}.cuda.runtime")
+    params, keep = runtime._pack([("p", 0xDEADBEEF000), ("i32", -7), ("i64", 2**40),
+                                  ("s64", [12, 3, 4, -1]), ("s32", (5, 6))])
+    assert len(params) == len(keep) == 5
+    assert ctypes.c_uint64.from_address(params[0]).value == 0xDEADBEEF000
+    assert ctypes.c_int32.from_address(params[1]).value == -7
+    assert ctypes.c_int64.from_address(params[2]).value == 2**40
+    assert list((ctypes.c_int64 * 4).from_address(params[3])) == [12, 3, 4, -1]
+    assert list((ctypes.c_int32 * 2).from_address(params[4])) == [5, 6]
