@@ -2,6 +2,9 @@ from libc.stdint cimport int64_t
 
 from arrayx._core.layout cimport MAXDIM, Layout
 from arrayx._core.storage cimport Storage
+from arrayx._kernels.cpu.backend cimport (  # the CPU's LAPACK, for linalg's loops
+    blas_int, evd, geev, geqrf, gesdd, getrf, getrs, load_blas, orgqr, potrf,
+)
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
 from arrayx._kernels.dtype_codes cimport NDTYPES
 from arrayx._kernels.plans cimport (

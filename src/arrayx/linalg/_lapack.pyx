@@ -1,8 +1,8 @@
 """LAPACK factorisations without the GIL: LU (with the solves and inverses built on it),
 Cholesky, the Hermitian eigenproblem and the SVD.
 
-LAPACK comes from the OpenBLAS NumPy itself calls (``arrayx._kernels.blas``), the library of
-``matmul``'s BLAS. LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
+LAPACK is the CPU backend's (``arrayx._kernels.cpu.backend``, reached through the engine): the
+OpenBLAS NumPy itself calls, the library of ``matmul``'s BLAS. LAPACK is column-major and arrayx row-major, so a C-contiguous matrix is
 LAPACK's transpose, and each routine is asked for what the transpose gives directly:
 
 - LU: the factors of ``A.T``, which has the determinant of ``A``; ``solve`` asks ``getrs``
@@ -27,8 +27,9 @@ from libc.string cimport memcpy, memset
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous
-from arrayx._engine cimport ITEMSIZE
-from arrayx._kernels.blas cimport Lapack, blas_int, lapack
+from arrayx._engine cimport (
+    ITEMSIZE, blas_int, evd, geev, geqrf, gesdd, getrf, getrs, load_blas, orgqr, potrf,
+)
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
 from arrayx._manipulation import matrix_transpose
@@ -37,23 +38,7 @@ from arrayx.linalg._bridge import LinAlgError
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
 
 cdef int64_t INT_MAX = 2147483647
-cdef const Lapack* LAPACK = lapack()
-
-
-cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogil:
-    """LU of the n x n column-major ``a`` in place; LAPACK's ``info``."""
-    cdef blas_int info = 0
-    cdef blas_int lda = n if n > 1 else 1
-    LAPACK.getrf[code - DT_FLOAT32](&n, &n, a, &lda, ipiv, &info)
-    return info
-
-
-cdef void getrs(int code, char trans, blas_int n, blas_int nrhs, char* lu, blas_int* ipiv,
-                char* b) noexcept nogil:
-    """Solve with ``getrf``'s factors for the ``nrhs`` column-major columns of ``b``."""
-    cdef blas_int info = 0
-    cdef blas_int ld = n if n > 1 else 1
-    LAPACK.getrs[code - DT_FLOAT32](&trans, &n, &nrhs, lu, &ld, ipiv, b, &ld, &info)
+load_blas()
 
 
 cdef void put_one(int code, char* p, bint negative) noexcept nogil:
@@ -247,13 +232,6 @@ def inv(Array x) -> Array:
     return _solve(a, out, code, n, n, b"N", True, "inv")
 
 
-cdef blas_int potrf(int code, char uplo, blas_int n, char* a) noexcept nogil:
-    cdef blas_int info = 0
-    cdef blas_int lda = n if n > 1 else 1
-    LAPACK.potrf[code - DT_FLOAT32](&uplo, &n, a, &lda, &info)
-    return info
-
-
 def cholesky(Array x, bint upper) -> Array:
     """The Cholesky factor of each Hermitian positive-definite matrix of ``x``.
 
@@ -322,22 +300,6 @@ cdef char* work_alloc(int64_t count, int size) except NULL:
     return p
 
 
-cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
-                  blas_int lwork, char* rwork, blas_int lrwork, blas_int* iwork,
-                  blas_int liwork) noexcept nogil:
-    """``syevd``/``heevd`` on the upper triangle of the column-major ``a``; LAPACK's info."""
-    cdef blas_int info = 0
-    cdef blas_int lda = n if n > 1 else 1
-    cdef char uplo = b"U"
-    if code < DT_COMPLEX64:
-        LAPACK.syevd[code - DT_FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
-                                     &info)
-    else:
-        LAPACK.heevd[code - DT_COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
-                                       &lrwork, iwork, &liwork, &info)
-    return info
-
-
 def eigh(Array x, bint vectors) -> tuple:
     """Eigenvalues (ascending) and eigenvectors of each Hermitian matrix of ``x``.
 
@@ -401,20 +363,6 @@ def eigh(Array x, bint vectors) -> tuple:
     if bad >= 0:
         raise LinAlgError("eigh: the eigenvalue computation did not converge")
     return w, (a if vectors else None)
-
-
-cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* s, char* u,
-                    blas_int ldu, char* vt, blas_int ldvt, char* work, blas_int lwork,
-                    char* rwork, blas_int* iwork) noexcept nogil:
-    cdef blas_int info = 0
-    cdef blas_int lda = m if m > 1 else 1
-    if code < DT_COMPLEX64:
-        LAPACK.gesdd_real[code - DT_FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
-                                          &lwork, iwork, &info)
-    else:
-        LAPACK.gesdd_complex[code - DT_COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
-                                               work, &lwork, rwork, iwork, &info)
-    return info
 
 
 def svd(Array x, bint vectors, bint full) -> tuple:
@@ -507,23 +455,6 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     return matrix_transpose(uu), s, matrix_transpose(vh)
 
 
-cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* work,
-                    blas_int lwork) noexcept nogil:
-    cdef blas_int info = 0
-    cdef blas_int lda = m if m > 1 else 1
-    LAPACK.geqrf[code - DT_FLOAT32](&m, &n, a, &lda, tau, work, &lwork, &info)
-    return info
-
-
-cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char* tau,
-                    char* work, blas_int lwork) noexcept nogil:
-    """``Q``'s first ``n`` columns from ``geqrf``'s reflectors (``ungqr`` for complex)."""
-    cdef blas_int info = 0
-    cdef blas_int lda = m if m > 1 else 1
-    LAPACK.orgqr[code - DT_FLOAT32](&m, &n, &k, a, &lda, tau, work, &lwork, &info)
-    return info
-
-
 def qr(Array x, bint complete) -> tuple:
     """The QR factorisation of each matrix of ``x`` (no empty matrices).
 
@@ -597,22 +528,6 @@ def qr(Array x, bint complete) -> tuple:
     if not wider and cols_q < n:
         qt = qt[..., :cols_q, :]
     return qt.mT, r
-
-
-cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi, char* vr,
-                   char* work, blas_int lwork, char* rwork) noexcept nogil:
-    """Eigenvalues (``w``, and ``wi`` for the imaginary parts of a real ``a``) and right
-    eigenvectors of the column-major ``a``; LAPACK's info."""
-    cdef blas_int info = 0
-    cdef blas_int ld = n if n > 1 else 1
-    cdef char jobvl = b"N"
-    if code < DT_COMPLEX64:
-        LAPACK.geev_real[code - DT_FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
-                                         work, &lwork, &info)
-    else:
-        LAPACK.geev_complex[code - DT_COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
-                                              work, &lwork, rwork, &info)
-    return info
 
 
 cdef inline double get_real(int code, const char* p, int64_t i) noexcept nogil:

@@ -1,8 +1,10 @@
 # The CPU backend: every kernel call that is not an elementwise pass, a fold or a scan (those
 # run through the driver, iterate.pxd), on raw pointers, counts and dtype codes. Only the
-# engine calls it; a device backend beside it offers the same functions.
+# engine calls it (linalg's LAPACK loops through the engine's re-export of the LAPACK entries);
+# a device backend beside it offers the same functions.
 from libc.stdint cimport int64_t, uint8_t
 
+from arrayx._kernels.blas cimport blas_int
 from arrayx._kernels.plans cimport MatmulPlan
 
 # Lanes: the rows of a C-ordered buffer (the axis last).
@@ -57,3 +59,22 @@ cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int6
 # Matrix products.
 cdef int load_blas() except -1
 cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil
+
+# LAPACK on column-major buffers, overwritten in place; each returns LAPACK's info (after
+# load_blas).
+cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogil
+cdef void getrs(int code, char trans, blas_int n, blas_int nrhs, char* lu, blas_int* ipiv,
+                char* b) noexcept nogil
+cdef blas_int potrf(int code, char uplo, blas_int n, char* a) noexcept nogil
+cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
+                  blas_int lwork, char* rwork, blas_int lrwork, blas_int* iwork,
+                  blas_int liwork) noexcept nogil
+cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* s, char* u,
+                    blas_int ldu, char* vt, blas_int ldvt, char* work, blas_int lwork,
+                    char* rwork, blas_int* iwork) noexcept nogil
+cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* work,
+                    blas_int lwork) noexcept nogil
+cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char* tau,
+                    char* work, blas_int lwork) noexcept nogil
+cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi, char* vr,
+                   char* work, blas_int lwork, char* rwork) noexcept nogil

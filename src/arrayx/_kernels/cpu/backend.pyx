@@ -5,7 +5,9 @@ Each function takes raw pointers, counts and dtype codes and runs without the GI
 Elementwise passes, folds and scans go through the strided driver (``iterate``) instead.
 
 Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS NumPy calls
-(``arrayx._kernels.blas``), bound at the first product (``load_blas``).
+(``arrayx._kernels.blas``), bound at the first product (``load_blas``); ``linalg``'s
+factorisations call its LAPACK routines here (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
+orgqr, geev).
 """
 from libc.stdint cimport int64_t, uint8_t
 
@@ -336,3 +338,91 @@ cdef void _blocked_unit(void* ctx, int64_t u) noexcept nogil:
     batch_offsets(bi, p, &oa, &ob)
     j.fn(p.a.data + oa + r0 * p.a.s0 * j.isz, p.a.s0, p.a.s1, p.b.data + ob, p.b.s0,
          j.c + (bi * p.m + r0) * p.n * j.isz, r1 - r0, p.n, p.k)
+
+
+# --- LAPACK: column-major buffers overwritten in place; each returns LAPACK's info ---------
+
+cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogil:
+    """LU of the n x n column-major ``a`` in place; LAPACK's ``info``."""
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
+    BLAS.getrf[code - DT_FLOAT32](&n, &n, a, &lda, ipiv, &info)
+    return info
+
+
+cdef void getrs(int code, char trans, blas_int n, blas_int nrhs, char* lu, blas_int* ipiv,
+                char* b) noexcept nogil:
+    """Solve with ``getrf``'s factors for the ``nrhs`` column-major columns of ``b``."""
+    cdef blas_int info = 0
+    cdef blas_int ld = n if n > 1 else 1
+    BLAS.getrs[code - DT_FLOAT32](&trans, &n, &nrhs, lu, &ld, ipiv, b, &ld, &info)
+
+
+cdef blas_int potrf(int code, char uplo, blas_int n, char* a) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
+    BLAS.potrf[code - DT_FLOAT32](&uplo, &n, a, &lda, &info)
+    return info
+
+
+cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
+                  blas_int lwork, char* rwork, blas_int lrwork, blas_int* iwork,
+                  blas_int liwork) noexcept nogil:
+    """``syevd``/``heevd`` on the upper triangle of the column-major ``a``; LAPACK's info."""
+    cdef blas_int info = 0
+    cdef blas_int lda = n if n > 1 else 1
+    cdef char uplo = b"U"
+    if code < DT_COMPLEX64:
+        BLAS.syevd[code - DT_FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
+                                     &info)
+    else:
+        BLAS.heevd[code - DT_COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
+                                       &lrwork, iwork, &liwork, &info)
+    return info
+
+
+cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* s, char* u,
+                    blas_int ldu, char* vt, blas_int ldvt, char* work, blas_int lwork,
+                    char* rwork, blas_int* iwork) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    if code < DT_COMPLEX64:
+        BLAS.gesdd_real[code - DT_FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
+                                          &lwork, iwork, &info)
+    else:
+        BLAS.gesdd_complex[code - DT_COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
+                                               work, &lwork, rwork, iwork, &info)
+    return info
+
+
+cdef blas_int geqrf(int code, blas_int m, blas_int n, char* a, char* tau, char* work,
+                    blas_int lwork) noexcept nogil:
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    BLAS.geqrf[code - DT_FLOAT32](&m, &n, a, &lda, tau, work, &lwork, &info)
+    return info
+
+
+cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char* tau,
+                    char* work, blas_int lwork) noexcept nogil:
+    """``Q``'s first ``n`` columns from ``geqrf``'s reflectors (``ungqr`` for complex)."""
+    cdef blas_int info = 0
+    cdef blas_int lda = m if m > 1 else 1
+    BLAS.orgqr[code - DT_FLOAT32](&m, &n, &k, a, &lda, tau, work, &lwork, &info)
+    return info
+
+
+cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi, char* vr,
+                   char* work, blas_int lwork, char* rwork) noexcept nogil:
+    """Eigenvalues (``w``, and ``wi`` for the imaginary parts of a real ``a``) and right
+    eigenvectors of the column-major ``a``; LAPACK's info."""
+    cdef blas_int info = 0
+    cdef blas_int ld = n if n > 1 else 1
+    cdef char jobvl = b"N"
+    if code < DT_COMPLEX64:
+        BLAS.geev_real[code - DT_FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
+                                         work, &lwork, &info)
+    else:
+        BLAS.geev_complex[code - DT_COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
+                                              work, &lwork, rwork, &info)
+    return info
