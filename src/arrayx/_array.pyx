@@ -34,7 +34,7 @@ import numpy as np
 from arrayx import _devices, _dtypes, _strict
 from arrayx._kernels import dtypes as _registry
 
-from arrayx._engine import BINARY_NAMES, UNARY_NAMES
+from arrayx._engine import BINARY_NAMES, INT_RANGE, UNARY_NAMES
 
 cdef tuple DTYPES = _dtypes.DTYPES
 cdef dict UNARY_ID = {name: i for i, name in enumerate(UNARY_NAMES)}
@@ -1815,10 +1815,6 @@ def apply_binary_into(str name, Array out, Array x2) -> Array:
     return out
 
 
-_INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
-              ((c, np.iinfo(DTYPES[c])) for c in range(1, 9))}
-
-
 def clip_bound(bound, Array like, str name) -> Array:
     """A bound of ``clip`` as an array of ``like``'s dtype (Python ints clamped to its range)."""
     cdef int code = like._code
@@ -1830,7 +1826,7 @@ def clip_bound(bound, Array like, str name) -> Array:
         raise TypeError(f"{name}: bounds are arrays, Python scalars or None, not "
                         f"{type(bound).__name__}")
     if of_kind(code, KB_INT) and isinstance(bound, int):
-        lo, hi = _INT_RANGE[code]
+        lo, hi = INT_RANGE[code]
         bound = min(max(bound, lo), hi)
     elif isinstance(bound, complex) or (isinstance(bound, float) and
                                         of_kind(code, KB_INT | KB_BOOL)):

@@ -52,15 +52,17 @@ for _code in range(NDTYPES):
 # the GIL back would cost more than other Python threads could gain.
 cdef int64_t NOGIL_MIN = 1 << 14
 
-# Inclusive bounds of the integer and bool codes, for range checks on Python ints (uint64's
-# upper bound beyond int64 is checked apart), from NumPy's iinfo of the registry's dtypes.
+# Inclusive bounds of each integer code, Python ints from NumPy's iinfo of the registry's
+# dtypes (the one table: clip's bounds read it too); INT_LO and INT_HI hold them for range
+# checks on Python ints in C (uint64's upper bound beyond int64 is checked apart), bool's too.
+INT_RANGE = {c: (int(_np.iinfo(_registry.NAMES[c]).min), int(_np.iinfo(_registry.NAMES[c]).max))
+             for c in range(NDTYPES) if of_kind(c, KB_INT)}
 cdef int64_t INT_LO[NDTYPES]
 cdef int64_t INT_HI[NDTYPES]
 for _code in range(NDTYPES):
-    if of_kind(_code, KB_INT):
-        _info = _np.iinfo(_registry.NAMES[_code])
-        INT_LO[_code] = _info.min
-        INT_HI[_code] = min(_info.max, INT64_MAX)
+    if _code in INT_RANGE:
+        INT_LO[_code] = INT_RANGE[_code][0]
+        INT_HI[_code] = min(INT_RANGE[_code][1], INT64_MAX)
     else:
         INT_LO[_code], INT_HI[_code] = 0, 1
 
