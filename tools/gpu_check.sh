@@ -5,6 +5,8 @@
 #   bash tools/gpu_check.sh all                      # every step, in the order below
 #   bash tools/gpu_check.sh build smoke cudatests    # a subset, in the order given
 #
+# tools/gpu_session.sh runs these steps for one device call, conformance and fulltests at once.
+#
 # Steps (limits in seconds; each also stops where the whole run's budget would be passed):
 #   build        setup.py build_ext --inplace -j $(nproc); if that fails pip install -e (BUILD=pip:
 #                pip first)                                                                         300
