@@ -55,8 +55,8 @@ cdef int64_t NOGIL_MIN = 1 << 14
 # Inclusive bounds of each integer code, Python ints from NumPy's iinfo of the registry's
 # dtypes (the one table: clip's bounds read it too); INT_LO and INT_HI hold them for range
 # checks on Python ints in C (uint64's upper bound beyond int64 is checked apart), bool's too.
-INT_RANGE = {c: (int(_np.iinfo(_registry.NAMES[c]).min), int(_np.iinfo(_registry.NAMES[c]).max))
-             for c in range(NDTYPES) if of_kind(c, KB_INT)}
+INT_RANGE = {c: (int(_info.min), int(_info.max)) for c, _info in
+             ((c, _np.iinfo(_registry.NAMES[c])) for c in range(NDTYPES) if of_kind(c, KB_INT))}
 cdef int64_t INT_LO[NDTYPES]
 cdef int64_t INT_HI[NDTYPES]
 for _code in range(NDTYPES):

@@ -183,18 +183,18 @@ template <> struct extended_type<float> { using type = double; };
 template <> struct extended_type<double> { using type = long double; };
 #endif
 #endif
-// On the device complex<float> is evaluated in complex<double>: libcu++'s complex<float>
-// functions overflow in intermediate values (cos(90i) gives NaN for its imaginary part).
+// On the device complex<float> is evaluated in complex<double> (log1p_ and log2_ below; the
+// functions of complex_device take complex<double>): libcu++'s complex<float> functions overflow
+// in intermediate values (cos(90i) gave NaN for its imaginary part).
 template <class T> struct wide_complex { using type = T; };
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 template <> struct wide_complex<dstd::complex<float>> { using type = dstd::complex<double>; };
 #endif
 
-// NAME_(a) is std::FN(a) evaluated in WIDE<T>::type for real T, wide_complex<T> for complex T.
+// NAME_(a) is std::FN(a) evaluated in WIDE<T>::type for real T.
 #define AX_WIDE_1(NAME, FN, WIDE)                                                             \
     template <class T> AX_HD T NAME(T a) {                                                    \
-        if constexpr (is_complex_v<T>)                                                        \
-            return static_cast<T>(dstd::FN(static_cast<typename wide_complex<T>::type>(a)));  \
+        if constexpr (is_complex_v<T>) return dstd::FN(a);                                   \
         else return static_cast<T>(dstd::FN(static_cast<typename WIDE<T>::type>(a)));        \
     }
 #define AX_WIDE_2(NAME, FN, WIDE)                                                             \
@@ -220,6 +220,7 @@ using D = dstd::complex<double>;
 #define kHalfPi 1.57079632679489661923
 #define kQuarterPi 0.78539816339744830962
 #define kNaN dstd::numeric_limits<double>::quiet_NaN()
+#define kLn2 0.69314718055994530942
 AX_HD bool finite(D z) { return dstd::isfinite(z.real()) && dstd::isfinite(z.imag()); }
 // 1 - z and 1 + z part by part: (1, 0) - (x, 0) would give the imaginary part +0, not -0.
 AX_HD D one_minus(D z) { return D(1.0 - z.real(), -z.imag()); }
@@ -277,7 +278,7 @@ AX_HD bool tiny(D z) { return dstd::fabs(z.real()) < 0x1p-28 && dstd::fabs(z.ima
 AX_HD D log_of_twice(double x, double y) {  // log(2 (x + iy)) without overflow in |z|
     const double big = dstd::fmax(dstd::fabs(x), dstd::fabs(y));
     const double small = dstd::fmin(dstd::fabs(x), dstd::fabs(y)), r = small / big;
-    return D(0.69314718055994530942 + dstd::log(big) + 0.5 * dstd::log1p(r * r),
+    return D(kLn2 + dstd::log(big) + 0.5 * dstd::log1p(r * r),
              dstd::atan2(y, x));
 }
 AX_HD D asinh_large(D z) {
@@ -414,7 +415,8 @@ AX_HD D atanh_d(D z) {
     double re, im;
     if (dstd::isnan(x) || dstd::isnan(y)) {
         if (dstd::isinf(x)) return D(dstd::copysign(0.0, z.real()), z.imag());
-        if (dstd::isinf(y)) return D(dstd::copysign(0.0, z.real()), dstd::copysign(kHalfPi, z.imag()));
+        if (dstd::isinf(y))
+            return D(dstd::copysign(0.0, z.real()), dstd::copysign(kHalfPi, z.imag()));
         if (x == 0 && dstd::isnan(y)) return z;
         return D(kNaN, kNaN);
     }
@@ -434,7 +436,7 @@ AX_HD D atanh_d(D z) {
         // next to the pole at 1, (1 - x)^2 + y^2 underflows: log(4 / d) / 4 from log|1 - z|
         const bool pole = dstd::fmax(dstd::fabs(1 - x), y) < 0x1p-500;
         const double d = (1 - x) * (1 - x) + y * y;
-        re = pole ? 0.5 * (0.69314718055994530942 - log_abs(1 - x, y))
+        re = pole ? 0.5 * (kLn2 - log_abs(1 - x, y))
                   : 0.25 * dstd::log1p(4 * x / d);
         im = 0.5 * dstd::atan2(2 * y, (1 - x) * (1 + x) - y * y);
     }
@@ -491,6 +493,7 @@ AX_HD D sin_d(D z) {
 #undef kHalfPi
 #undef kQuarterPi
 #undef kNaN
+#undef kLn2
 }  // namespace complex_device
 // NAME_(a): the device's own complex function FN_d (in complex<double>) for complex T, else as
 // AX_WIDE_1; on the host AX_WIDE_1 throughout.

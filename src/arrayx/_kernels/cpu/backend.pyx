@@ -374,10 +374,10 @@ cdef blas_int evd(int code, char jobz, blas_int n, char* a, char* w, char* work,
     cdef char uplo = b"U"
     if code < DT_COMPLEX64:
         BLAS.syevd[code - DT_FLOAT32](&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork,
-                                     &info)
+                                      &info)
     else:
         BLAS.heevd[code - DT_COMPLEX64](&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork,
-                                       &lrwork, iwork, &liwork, &info)
+                                        &lrwork, iwork, &liwork, &info)
     return info
 
 
@@ -388,10 +388,10 @@ cdef blas_int gesdd(int code, char jobz, blas_int m, blas_int n, char* a, char* 
     cdef blas_int lda = m if m > 1 else 1
     if code < DT_COMPLEX64:
         BLAS.gesdd_real[code - DT_FLOAT32](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work,
-                                          &lwork, iwork, &info)
+                                           &lwork, iwork, &info)
     else:
         BLAS.gesdd_complex[code - DT_COMPLEX64](&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt,
-                                               work, &lwork, rwork, iwork, &info)
+                                                work, &lwork, rwork, iwork, &info)
     return info
 
 
@@ -421,8 +421,8 @@ cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi,
     cdef char jobvl = b"N"
     if code < DT_COMPLEX64:
         BLAS.geev_real[code - DT_FLOAT32](&jobvl, &jobvr, &n, a, &ld, w, wi, NULL, &ld, vr, &ld,
-                                         work, &lwork, &info)
+                                          work, &lwork, &info)
     else:
         BLAS.geev_complex[code - DT_COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
-                                              work, &lwork, rwork, &info)
+                                               work, &lwork, rwork, &info)
     return info
