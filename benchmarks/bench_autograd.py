@@ -7,7 +7,8 @@ here), at the same thread count.
   softmax cross-entropy loss, at batch 64 and 4096; arrayx's step is namespace-generic code;
 - per-example gradients: ``vmap(grad(loss))`` of a small (20-64-10, float64) tanh network
   over 256 examples against ``torch.func.vmap(torch.func.grad(loss))``; beside the table, its
-  time over arrayx's gradient of the batch's loss (the hand-batched gradient);
+  time over arrayx's gradient of the batch's loss (the hand-batched gradient), the two timed
+  in alternation with each other;
 - peak memory of the batch-4096 step: in a fresh process per library, with glibc's
   ``MALLOC_MMAP_THRESHOLD_`` at 64 KiB (so buffers go back to the system when freed), the
   growth of the peak resident set over a step after a warm-up step (so that one-time costs,
@@ -20,6 +21,7 @@ Skipped (no rows) without torch.
 
 from __future__ import annotations
 
+import ast
 import gc
 import os
 import subprocess
@@ -31,7 +33,7 @@ from arrayx._core.storage import cached_bytes
 import arrayx as xp
 from arrayx.autograd import Tracer, grad, value_and_grad, vmap
 from arrayx.autograd._tracer import Node
-from benchmarks.harness import Timing, compare
+from benchmarks.harness import Timing, alternate, check_equal, compare
 
 CHAIN = 20
 LR = 0.01
@@ -78,19 +80,30 @@ def _per_example(torch, repeats: int) -> Timing:
     ours = [xp.asarray(a) for a in data]
     theirs = [torch.tensor(a) for a in data]
     per = vmap(grad(small_loss), in_axes=(None, None, None, 0, 0))
-    whole = grad(small_loss)
     def torch_loss(*args):
         return small_loss(*args, ns=torch)
     tper = torch.func.vmap(torch.func.grad(torch_loss), in_dims=(None, None, None, 0, 0))
+    check_equal(grad(small_loss)(*ours), torch.func.grad(torch_loss)(*theirs), exact=False,
+                atol=1e-9)
     t = compare("per-example gradients vmap(grad), 20-64-10 MLP, 256 examples",
                 lambda: per(*ours), lambda: tper(*theirs), repeats=repeats, target=None,
                 exact=False, atol=1e-9)
-    batched = compare("the batch's gradient (for the ratio above)", lambda: whole(*ours),
-                      lambda: torch.func.grad(torch_loss)(*theirs), repeats=repeats,
-                      target=None, exact=False, atol=1e-9)
-    print(f"  per-example gradients over the batch's gradient: "
-          f"{t.arrayx / batched.arrayx:.2f} (target: at most 1.5)")
+    t_per, t_whole = _apart(f"per_example_times({repeats})")
+    print(f"  per-example gradients over the batch's gradient: {t_per / t_whole:.2f} "
+          f"(target: at most 1.5; {t_per * 1e6:.0f} us and {t_whole * 1e6:.0f} us, "
+          f"alternating, in a process without torch)")
     return t
+
+
+def per_example_times(repeats: int) -> tuple[float, float]:
+    """Seconds per call of ``vmap(grad(small_loss))`` over 256 examples and of the batch's
+    gradient, timed in alternation with each other. `_per_example` runs this in a process of
+    its own: PyTorch's idle OpenMP threads keep spinning on the cores after its calls, and
+    slow arrayx's two-thread kernels beside them by a varying amount."""
+    ours = [xp.asarray(a) for a in _small_data()]
+    per = vmap(grad(small_loss), in_axes=(None, None, None, 0, 0))
+    whole = grad(small_loss)
+    return alternate(lambda: per(*ours), lambda: whole(*ours), repeats)
 
 
 def mlp_step(params, x, labels):
@@ -142,14 +155,19 @@ def peak_growth(library: str, batch: int = 4096) -> int:
     return _status("VmHWM") - before + cached
 
 
-def _peak_growth_apart(library: str) -> int:
-    """`peak_growth` of ``library`` in a fresh Python process."""
-    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536")
-    code = ("from benchmarks.bench_autograd import peak_growth; "
-            f"print(peak_growth({library!r}))")
+def _apart(call: str, env: dict | None = None):
+    """The value of ``call`` (an expression of this module's names) in a fresh Python
+    process."""
+    code = f"from benchmarks.bench_autograd import *; print(repr({call}))"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
-    return int(done.stdout.split()[-1])
+    return ast.literal_eval(done.stdout.splitlines()[-1])
+
+
+def _peak_growth_apart(library: str) -> int:
+    """`peak_growth` of ``library`` in a fresh Python process."""
+    return _apart(f"peak_growth({library!r})",
+                  dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536"))
 
 
 def _status(key: str) -> int:

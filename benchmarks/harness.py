@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 
-from arrayx._bench import Timing, check_equal, compare, environment, table
+from arrayx._bench import Timing, alternate, check_equal, compare, environment, table
 
 __all__ = [
-    "Timing", "check_equal", "compare", "describe_environment", "repeats", "settings", "table",
+    "Timing", "alternate", "check_equal", "compare", "describe_environment", "repeats",
+    "settings", "table",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.

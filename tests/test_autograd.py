@@ -321,6 +321,24 @@ def test_per_example_gradients_of_a_row_times_a_matrix(dtype):
         np.testing.assert_allclose(to_np(gx[i]), to_np(want_x), rtol=1e-12)
 
 
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((3,), (2, 3)), ((2, 3), (3,)),
+                                    ((1, 3), (2, 1)), ((), (2, 3)), ((2, 3), ())])
+@pytest.mark.parametrize("which", ["first", "second", "both"])
+def test_vmap_of_a_binary_function_matches_a_loop(shapes, which):
+    # Two arrays of one vmap, batched or not, of equal and of different example ranks: the
+    # ranks that broadcasting already pairs take the direct path, the others are aligned.
+    rng = np.random.default_rng(10)
+    a, b = (rng.standard_normal(s) for s in shapes)
+    axes = (0 if which != "second" else None, 0 if which != "first" else None)
+    batches = [np.stack([x, 2 * x, -x]) if axis == 0 else x
+               for x, axis in zip((a, b), axes, strict=True)]
+    got = vmap(lambda u, v: u - v * 2.0, in_axes=axes)(*[arrayx.asarray(x) for x in batches])
+    want = np.stack([(batches[0][i] if axes[0] == 0 else a)
+                     - (batches[1][i] if axes[1] == 0 else b) * 2.0 for i in range(3)])
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(to_np(got), want)
+
+
 def test_vmap_of_matmul_keeps_a_per_example_scalar_an_error():
     with pytest.raises((TypeError, ValueError)):
         vmap(lambda u, v: u @ v, in_axes=(0, None))(arrayx.ones(3), arrayx.ones((3, 2)))

@@ -21,7 +21,7 @@ from statistics import median
 
 import numpy as np
 
-__all__ = ["Timing", "calibrate", "check_equal", "compare", "environment", "table"]
+__all__ = ["Timing", "alternate", "calibrate", "check_equal", "compare", "environment", "table"]
 
 #: One repeat should last at least this long (nanoseconds) unless a single call is longer.
 MIN_REPEAT_NS = 2_000_000
@@ -155,19 +155,44 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
         The median per-call times.
     """
     check_equal(ax(), np_(), exact=exact, atol=atol)
-    n_ax, n_np = calibrate(ax), calibrate(np_)
-    t_ax: list[float] = []
-    t_np: list[float] = []
+    t_ax, t_np = alternate(ax, np_, repeats)
+    return Timing(name, t_ax, t_np, target, nbytes)
+
+
+def alternate(first: Callable[[], object], second: Callable[[], object],
+              repeats: int) -> tuple[float, float]:
+    """Time two callables in alternating repeats, with the garbage collector off.
+
+    Parameters
+    ----------
+    first, second : callable
+        Zero-argument callables.
+    repeats : int
+        How many repeats of each to take the median over; they alternate so that drifts of
+        the machine reach both alike.
+
+    Returns
+    -------
+    tuple of float
+        The median seconds per call of ``first`` and of ``second``.
+    """
+    # A first call pays one-time costs (caches filled, code compiled) that would make
+    # `calibrate` take a single call for a repeat.
+    first()
+    second()
+    n_first, n_second = calibrate(first), calibrate(second)
+    t_first: list[float] = []
+    t_second: list[float] = []
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
-            t_ax.append(_loop_ns(ax, n_ax) / n_ax * 1e-9)
-            t_np.append(_loop_ns(np_, n_np) / n_np * 1e-9)
+            t_first.append(_loop_ns(first, n_first) / n_first * 1e-9)
+            t_second.append(_loop_ns(second, n_second) / n_second * 1e-9)
     finally:
         if gc_was_enabled:
             gc.enable()
-    return Timing(name, median(t_ax), median(t_np), target, nbytes)
+    return median(t_first), median(t_second)
 
 
 def cpu_model() -> str:

@@ -272,11 +272,18 @@ def _elementwise(base: Callable, general: Callable) -> Callable:
                 if type(a.value) is not Batched:
                     _check_live(a.level)
                     return Batched(base(a.value, *args[1:]), a.level, a.mapped)
-            elif len(args) == 2 and type(args[1]) is Batched and type(a) in _SCALARS:
+            elif len(args) == 2 and type(args[1]) is Batched:
                 b = args[1]
-                if type(b.value) is not Batched:
-                    _check_live(b.level)
-                    return Batched(base(a, b.value), b.level, b.mapped)
+                if type(a) in _SCALARS:
+                    if type(b.value) is not Batched:
+                        _check_live(b.level)
+                        return Batched(base(a, b.value), b.level, b.mapped)
+                elif (type(a) is Batched and a.level == b.level
+                      and type(a.value) is not Batched and type(b.value) is not Batched
+                      and _aligned(a, b)):
+                    # Two arrays of one level whose axes broadcasting already pairs.
+                    _check_live(a.level)
+                    return Batched(base(a.value, b.value), a.level, a.mapped or b.mapped)
         scan = None if kw else _one_level(args)
         if scan is None:
             return general(*args, **kw)
@@ -289,6 +296,15 @@ def _elementwise(base: Callable, general: Callable) -> Callable:
             vals = _batching._align(traced if _live.depth == 1 else batched, vals, flags)
         return Batched(base(*vals), level, mapped)
     return op
+
+
+def _aligned(a: Batched, b: Batched) -> bool:
+    """Whether broadcasting the values of ``a`` and ``b`` pairs their examples' axes (as
+    ``_batching._align`` would leave them): both batched with examples of one rank, or one
+    batched with the other's example of no more dimensions than its own."""
+    if a.mapped:
+        return b.value.ndim == a.value.ndim if b.mapped else b.value.ndim < a.value.ndim
+    return not b.mapped or a.value.ndim < b.value.ndim
 
 
 def _applies(rule, bat, kbat) -> bool:
