@@ -1,6 +1,6 @@
 """The parallel elementwise and copy paths against NumPy, on 1 and on 2 kernel threads.
 
-Operations of at least 2^19 elements (``PARALLEL_MIN`` in ``_kernels/cpu/iterate.pyx``) are
+Operations of at least 2^18 elements (``PARALLEL_MIN`` in ``_kernels/cpu/iterate.pyx``) are
 cut into blocks spread over the threads; a transposed operand is walked in 64 x 64 tiles, and
 an input of another dtype is cast in buffers as the loop goes. Each case here is above the
 threshold, and its result must equal NumPy's exactly (arithmetic and casts round the same)
@@ -16,7 +16,7 @@ import pytest
 
 import arrayx as xp
 
-PARALLEL_MIN = 1 << 19
+PARALLEL_MIN = 1 << 18
 RNG = np.random.default_rng(11)
 # Odd sides, so blocks and tiles do not divide them.
 F64 = RNG.standard_normal((1031, 1029))
@@ -30,6 +30,8 @@ CUBE = RNG.standard_normal((97, 101, 103))
 # Per-example outer products: blocks of 19 x 63 elements, taken several to a unit.
 COLS = RNG.standard_normal((467, 19, 1))
 ROWS = RNG.standard_normal((467, 1, 63))
+# Between 2^18 and 2^19 elements: parallel since the threshold came down to 2^18.
+MID = RNG.standard_normal(300_007)
 
 Case = Callable[[object, dict], object]
 
@@ -51,6 +53,7 @@ CASES: dict[str, Case] = {
     "permuted 3-d": lambda m, a: m.permute_dims(a["CUBE"], (2, 0, 1)) * 3.0,
     "small blocks, many to a unit": lambda m, a: a["COLS"] * a["ROWS"] - a["COLS"],
     "negative strides": lambda m, a: m.flip(a["F64"]) - a["F64"],
+    "just above the threshold": lambda m, a: a["MID"] * 3.0 - a["MID"],
     "astype of a transposed view": lambda m, a: m.astype(a["F64"].mT, m.float32),
     "copy into a strided view": lambda m, a: _assign(m.zeros((1031, 2058))[:, ::2], a["F64"]),
     "copy with a cast into a transposed view": lambda m, a: _assign(
@@ -60,7 +63,7 @@ CASES: dict[str, Case] = {
 
 def _arrays(lib: object) -> dict[str, object]:
     src = {"F64": F64, "F32": F32, "I32": I32, "U8": U8, "C64": C64, "WIDE": WIDE,
-           "CUBE": CUBE, "COLS": COLS, "ROWS": ROWS}
+           "CUBE": CUBE, "COLS": COLS, "ROWS": ROWS, "MID": MID}
     return src if lib is np else {k: xp.asarray(v) for k, v in src.items()}
 
 

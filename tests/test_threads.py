@@ -16,7 +16,7 @@ import pytest
 
 import arrayx as xp
 
-N = 1 << 20  # above the parallel threshold (2^19 elements)
+N = 1 << 20  # above the parallel threshold (2^18 elements)
 
 
 @pytest.fixture

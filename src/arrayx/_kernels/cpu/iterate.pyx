@@ -23,7 +23,7 @@ cdef extern from "ax_pool.hpp" nogil:
 
 # Below this many elements a kernel runs on the calling thread: on a busy machine waking a
 # second thread (which may have to wait for a core) costs more than it saves.
-cdef int64_t PARALLEL_MIN = 1 << 19
+cdef int64_t PARALLEL_MIN = 1 << 18
 # A parallel work unit covers about this many elements.
 cdef int64_t BLOCK = 1 << 15
 # Side of the square tiles a block is walked in when an operand is transposed.
@@ -67,7 +67,7 @@ def _default_threads() -> int:
 def get_num_threads() -> int:
     """The number of threads the CPU kernels use for operations on large arrays.
 
-    Operations of at least 2^19 elements (sizes vary by kernel) run on this many threads of
+    Operations of at least 2^18 elements (sizes vary by kernel) run on this many threads of
     arrayx's own pool (the calling thread among them); smaller ones run on the calling thread.
     The default is ``ARRAYX_NUM_THREADS``, else ``OMP_NUM_THREADS`` (as OpenMP libraries read
     it), else every core the process may run on.
