@@ -287,16 +287,23 @@ def test_vmap_of_grad_gives_per_example_gradients():
                                     ((3,), (5, 3, 4)), ((2, 3), (5, 3, 4))])
 @pytest.mark.parametrize("which", ["first", "second", "both"])
 def test_vmap_of_matmul_matches_a_loop(shapes, which):
-    rng = np.random.default_rng(8)
+    got, want = _vmap_and_loop(lambda u, v: u @ v, shapes, which, seed=8)
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+
+
+def _vmap_and_loop(f, shapes, which: str, seed: int):
+    """``vmap(f)`` over 3 examples of the arguments (of ``shapes``) that ``which`` batches
+    ("first", "second" or "both"), and ``f`` on each example, stacked, as NumPy arrays."""
+    rng = np.random.default_rng(seed)
     a, b = (rng.standard_normal(s) for s in shapes)
     axes = (0 if which != "second" else None, 0 if which != "first" else None)
     batches = [np.stack([x, 2 * x, -x]) if axis == 0 else x
                for x, axis in zip((a, b), axes, strict=True)]
-    got = vmap(lambda u, v: u @ v, in_axes=axes)(*[arrayx.asarray(x) for x in batches])
-    want = np.stack([(batches[0][i] if axes[0] == 0 else a)
-                     @ (batches[1][i] if axes[1] == 0 else b) for i in range(3)])
+    got = to_np(vmap(f, in_axes=axes)(*[arrayx.asarray(x) for x in batches]))
+    want = np.stack([f(batches[0][i] if axes[0] == 0 else a,
+                       batches[1][i] if axes[1] == 0 else b) for i in range(3)])
     assert got.shape == want.shape
-    np.testing.assert_allclose(to_np(got), want, rtol=1e-13)
+    return got, want
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
@@ -327,16 +334,8 @@ def test_per_example_gradients_of_a_row_times_a_matrix(dtype):
 def test_vmap_of_a_binary_function_matches_a_loop(shapes, which):
     # Two arrays of one vmap, batched or not, of equal and of different example ranks: the
     # ranks that broadcasting already pairs take the direct path, the others are aligned.
-    rng = np.random.default_rng(10)
-    a, b = (rng.standard_normal(s) for s in shapes)
-    axes = (0 if which != "second" else None, 0 if which != "first" else None)
-    batches = [np.stack([x, 2 * x, -x]) if axis == 0 else x
-               for x, axis in zip((a, b), axes, strict=True)]
-    got = vmap(lambda u, v: u - v * 2.0, in_axes=axes)(*[arrayx.asarray(x) for x in batches])
-    want = np.stack([(batches[0][i] if axes[0] == 0 else a)
-                     - (batches[1][i] if axes[1] == 0 else b) * 2.0 for i in range(3)])
-    assert got.shape == want.shape
-    np.testing.assert_array_equal(to_np(got), want)
+    got, want = _vmap_and_loop(lambda u, v: u - v * 2.0, shapes, which, seed=10)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_vmap_of_matmul_keeps_a_per_example_scalar_an_error():
