@@ -481,7 +481,11 @@ def _index_update_value(ans, x, key, value):
 
 def _vecmat(x1, x2):
     """``x1 @ x2`` for a stack of rows ``x1`` (..., k) and of matrices ``x2`` (..., k, n):
-    one row times one matrix per stack entry, (..., n)."""
+    one row times one matrix per stack entry, (..., n). Copies of one matrix (a stack axis
+    of stride 0: ``vmap``'s per-example copies of an unbatched weight) make one product of
+    the rows with that matrix."""
+    if x1.ndim == 2 and x2.ndim == 3 and x2._layout.strides[0] == 0:
+        return ax.matmul(x1, x2[0])
     return ax.matmul(ax.expand_dims(x1, axis=-2), x2)[..., 0, :]
 
 

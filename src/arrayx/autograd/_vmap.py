@@ -565,6 +565,8 @@ def to_front(leaf, axis: int):
 
 def out_axes_applied(out, out_axes):
     """``out``, whose arrays have the batch axis first, with it moved to ``out_axes``."""
+    if out_axes == 0 and type(out_axes) is int and hasattr(out, "__array_namespace__"):
+        return out
     leaves, structure = flatten(out)
     spec = ([out_axes] * len(leaves) if out_axes is None or type(out_axes) is int
             else _axes_of(out_axes, out, "out_axes", len(leaves)))
@@ -665,7 +667,19 @@ def whole_batches(flat: list, axes: list, nums, size: int) -> tuple[list, tuple]
     batch axis first, its unbatched leaves copied to every example; any other as it is."""
     full, in_axes = [], []
     for i, ((leaves, structure), ax) in enumerate(zip(flat, axes, strict=True)):
-        if i in nums or ax.count(None) != len(ax):
+        if structure is LEAF:
+            # One array (the common argument): as it is, to the front, or copied.
+            a = ax[0]
+            if a is not None:
+                full.append(to_front(leaves[0], a))
+            elif i in nums:
+                full.append(copies(leaves[0], size))
+            else:
+                full.append(leaves[0])
+                in_axes.append(None)
+                continue
+            in_axes.append(0)
+        elif i in nums or ax.count(None) != len(ax):
             full.append(unflatten(structure, [
                 copies(x, size) if a is None else to_front(x, a)
                 for x, a in zip(leaves, ax, strict=True)]))
