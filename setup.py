@@ -58,26 +58,31 @@ COMPILE_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_COMPILE_ARGS", ""))
 LINK_ARGS += shlex.split(os.environ.get("ARRAYX_EXTRA_LINK_ARGS", ""))
 
 
-def _registry(name: str):
-    """The module ``arrayx/_kernels/<name>.py`` (the op or dtype registry; imports nothing)."""
+def _registry(name: str, folder: str = "_kernels"):
+    """The module ``arrayx/<folder>/<name>.py``: the op or dtype registry, or a table of
+    documentation (modules that import nothing)."""
     spec = importlib.util.spec_from_file_location(f"arrayx_{name}",
-                                                  SRC / "arrayx" / "_kernels" / f"{name}.py")
+                                                  SRC / "arrayx" / folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def generate_headers() -> None:
-    """Write the kernels' generated headers and the dtype codes' ``.pxd`` from the registries
-    (``arrayx/_kernels/ops.py``, ``arrayx/_kernels/dtypes.py``)."""
+    """Write the kernels' generated headers, the op ids' and dtype codes' ``.pxd`` and the
+    array object's operators from the registries (``arrayx/_kernels/ops.py``,
+    ``arrayx/_kernels/dtypes.py``) and the operators' documentation rows."""
     ops, dtypes = _registry("ops"), _registry("dtypes")
+    docs = _registry("_elementwise_docs", ".")
     kernels = SRC / "arrayx" / "_kernels"
     for target, text in ((kernels / "cpu" / "ax_ops.hpp", ops.generate_cpu_header()),
                          (kernels / "cpu" / "ax_op_counts.hpp", ops.generate_op_counts_header()),
                          (kernels / "cpu" / "ax_fold_ops.hpp", ops.generate_fold_header()),
                          (kernels / "cpu" / "ax_dtypes.hpp", dtypes.generate_cpu_header()),
                          (kernels / "dtype_codes.pxd", dtypes.generate_pxd()),
-                         (kernels / "op_ids.pxd", ops.generate_pxd())):
+                         (kernels / "op_ids.pxd", ops.generate_pxd()),
+                         (SRC / "arrayx" / "_array_operators.pxi",
+                          ops.generate_operators(docs.OPERATOR_DOCS))):
         if not target.exists() or target.read_text() != text:
             target.write_text(text)
 

@@ -351,3 +351,24 @@ def test_where(c: np.ndarray, a: np.ndarray, data: st.DataObject) -> None:
     np.testing.assert_array_equal(to_np(got), np.where(c, a, b))
     with pytest.raises(TypeError):
         xp.where(xp.asarray(a.astype(np.int8)), xp.asarray(a), xp.asarray(b))
+
+
+@pytest.mark.parametrize(("stem", "op", "form"), ops.OPERATORS)
+def test_each_declared_operator_is_its_ops_function(stem: str, op: str, form: str) -> None:
+    # The operators are generated from ops.OPERATORS: each method (and its reflected and
+    # in-place forms) computes what the op's function does, and its docstring names it.
+    method = getattr(xp.Array, f"__{stem}__")
+    assert f":func:`arrayx.{op}`" in method.__doc__
+    fn = getattr(xp, op)
+    dtype = xp.float64 if op == "divide" else xp.int32
+    x = xp.asarray([[3, 1, 2]], dtype=dtype)
+    y = xp.asarray([[1], [2]], dtype=dtype)
+    if form == "unary":
+        assert_matches(method(x), to_np(fn(x)), op)
+        return
+    assert_matches(method(x, y), to_np(fn(x, y)), op)
+    if form == "comparison":
+        return
+    assert_matches(getattr(xp.Array, f"__r{stem}__")(y, x), to_np(fn(x, y)), op)
+    z = xp.asarray(xp.broadcast_to(x, (2, 3)), copy=True)
+    assert_matches(getattr(xp.Array, f"__i{stem}__")(z, y), to_np(fn(x, y)), op)

@@ -1,7 +1,10 @@
 from arrayx._core.layout cimport Layout
 from arrayx._core.storage cimport Storage
 
-cdef class Array:
+cdef class _Operators:
+    pass
+
+cdef class Array(_Operators):
     cdef readonly Storage _storage
     cdef readonly Layout _layout
     cdef readonly object dtype

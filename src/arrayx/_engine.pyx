@@ -34,7 +34,7 @@ from arrayx._kernels.dtype_codes cimport (
     DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, KB_BOOL, KB_COMPLEX, KB_INT, NDTYPES,
     component_code, of_kind,
 )
-from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM
+from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY, OP_SUBTRACT
 
 import numpy as _np
 
@@ -292,12 +292,9 @@ from arrayx import _dtypes, _strict
 UNARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.UNARY)]
 BINARY_NAMES = [name for name, _, _ in _ops.metadata(_ops.BINARY)]
 # NumPy's logical or and and of two bools; refused in strict mode.
-cdef tuple _BOOL_ARITHMETIC = (BINARY_NAMES.index("add"), BINARY_NAMES.index("multiply"))
+cdef tuple _BOOL_ARITHMETIC = (OP_ADD, OP_MULTIPLY)
 # The binary ops a scan runs: each has a lane kernel under the fold op of the same name.
-cdef int _SUBTRACT = BINARY_NAMES.index("subtract")
-cdef int _MULTIPLY = BINARY_NAMES.index("multiply")
-cdef dict _SCAN_FOLDS = {BINARY_NAMES.index("add"): FOLD_SUM,
-                         BINARY_NAMES.index("multiply"): FOLD_PROD}
+cdef dict _SCAN_FOLDS = {OP_ADD: FOLD_SUM, OP_MULTIPLY: FOLD_PROD}
 # The codes each dtype-kind name of ops.py accepts, from its kind bits ("K_INT | K_BOOL").
 cdef dict _KIND_CODES = {
     kinds: _registry.codes_of("".join(_registry.KIND_MASKS[bits.strip()]
@@ -868,9 +865,9 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     cdef Storage d
     if s.device is not CPU_DEVICE:
         same_device(s, cs, "var")
-        d = binary(_SUBTRACT, s, l, code, cs, centre, code, &r)
+        d = binary(OP_SUBTRACT, s, l, code, cs, centre, code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
-        d = binary(_MULTIPLY, d, dl, code, d, dl, code, &r)
+        d = binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r)
         return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
     cdef Storage o = allocate(ol, code, s.device, True)
     if l.size == 0:

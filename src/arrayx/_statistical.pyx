@@ -6,9 +6,8 @@ from arrayx._engine cimport fold, scan, squared_deviations
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT64, DT_UINT8, DT_UINT64,
 )
-from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM
+from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY
 
-from arrayx._engine import BINARY_NAMES
 
 from arrayx._elementwise import divide, sqrt
 
@@ -16,7 +15,6 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
 ]
 
-cdef int ADD = BINARY_NAMES.index("add"), MULTIPLY = BINARY_NAMES.index("multiply")
 
 
 
@@ -386,7 +384,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
     >>> xp.cumulative_sum(xp.asarray([True, True, False]))
     Array([1, 2, 2], dtype=int64)
     """
-    return _scan(ADD, x, axis, dtype, include_initial, 0, "cumulative_sum")
+    return _scan(OP_ADD, x, axis, dtype, include_initial, 0, "cumulative_sum")
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
@@ -422,4 +420,4 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     >>> xp.cumulative_prod(xp.asarray([2.0, 3.0]), include_initial=True)
     Array([1., 2., 6.], dtype=float64)
     """
-    return _scan(MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")
+    return _scan(OP_MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")

@@ -149,6 +149,26 @@ VECTOR_ACCURATE = {
 # The names of the elementwise ops, unary then binary: each a public function of the namespace.
 ELEMENTWISE_NAMES = tuple(name for name, *_ in UNARY + BINARY)
 
+# The array object's Python operators, each calling one op of the tables above: ``(stem, op,
+# form)`` for the method ``__<stem>__``. A ``binary`` operator also has its reflected
+# (``__r<stem>__``) and in-place (``__i<stem>__``) forms, ``power`` too, with ``pow()``'s
+# modulus refused; a ``comparison`` has neither (Python reflects comparisons itself); a
+# ``unary`` one takes ``self`` alone. ``@`` is a product, not an elementwise op: the array
+# object declares it itself. ``generate_operators`` writes the methods (``_array_operators.pxi``).
+OPERATORS = [
+    ("add", "add", "binary"), ("sub", "subtract", "binary"), ("mul", "multiply", "binary"),
+    ("truediv", "divide", "binary"), ("floordiv", "floor_divide", "binary"),
+    ("mod", "remainder", "binary"), ("pow", "pow", "power"),
+    ("lshift", "bitwise_left_shift", "binary"), ("rshift", "bitwise_right_shift", "binary"),
+    ("and", "bitwise_and", "binary"), ("or", "bitwise_or", "binary"),
+    ("xor", "bitwise_xor", "binary"),
+    ("eq", "equal", "comparison"), ("ne", "not_equal", "comparison"),
+    ("lt", "less", "comparison"), ("le", "less_equal", "comparison"),
+    ("gt", "greater", "comparison"), ("ge", "greater_equal", "comparison"),
+    ("neg", "negative", "unary"), ("pos", "positive", "unary"), ("abs", "abs", "unary"),
+    ("invert", "bitwise_invert", "unary"),
+]
+
 _RESULT = {"same": "R_SAME", "bool": "R_BOOL", "real": "R_REAL", "float": "R_SAME"}
 
 
@@ -197,12 +217,82 @@ def generate_fold_header() -> str:
 
 
 def generate_pxd() -> str:
-    """The Cython declarations of the fold ids (``FOLD_SUM`` ...), ``REDUCE``'s order."""
+    """The Cython declarations of the op ids: the folds' (``FOLD_SUM`` ...), ``REDUCE``'s
+    order, and the elementwise ops' (``OP_ADD`` ...), each table's order."""
     lines = ["# Generated from arrayx/_kernels/ops.py at build time: do not edit.",
              "# The ids of the folds (and of the scans, which share their fold's id).",
              "cdef enum FoldOp:"]
     lines += [f"    FOLD_{name.upper()} = {i}" for i, (name, *_) in enumerate(REDUCE)]
+    for title, table in (("UnaryOp", UNARY), ("BinaryOp", BINARY)):
+        lines += ["", f"# The ids of the {title[:-2].lower()} ops (the kernel tables' order).",
+                  f"cdef enum {title}:"]
+        lines += [f"    OP_{name.upper()} = {i}" for i, (name, *_) in enumerate(table)]
     return "\n".join(lines) + "\n"
+
+
+def generate_operators(docs: dict) -> str:
+    """The array object's operator methods (``OPERATORS``) as the Cython text of a base class
+    of ``Array``, ``_Operators``, included by ``_array.pyx``; ``docs`` gives each operator
+    its expression, description and examples (``_elementwise_docs.OPERATOR_DOCS``)."""
+    ids = sorted({f"OP_{op.upper()}" for _, op, _ in OPERATORS})
+    lines = ["# Generated from arrayx/_kernels/ops.py (OPERATORS) and arrayx/_elementwise_docs.py",
+             "# (OPERATOR_DOCS) at build time: do not edit.",
+             "from arrayx._kernels.op_ids cimport (",
+             *[f"    {ident}," for ident in ids],
+             ")",
+             "",
+             "",
+             "cdef class _Operators:",
+             '    """The array object\'s Python operators, each an op of arrayx/_kernels/ops.py',
+             '    (a base class of Array that holds nothing)."""']
+    for stem, op, form in OPERATORS:
+        ident = f"OP_{op.upper()}"
+        params = "self" if form == "unary" else "self, other"
+        if form == "power":
+            params += ", mod=None"
+        lines += ["", f"    def __{stem}__({params}):"]
+        lines += ['        """' + line if i == 0 else (f"        {line}" if line else "")
+                  for i, line in enumerate(_operator_doc(stem, op, form, docs[stem]))]
+        if form == "unary":
+            lines.append(f"        return unary_op({ident}, self)")
+            continue
+        refusal = ["        if mod is not None:",
+                   '            raise TypeError("arrayx arrays do not support pow() with a '
+                   'modulus")'] if form == "power" else []
+        lines += [*refusal, f"        return binary_op({ident}, self, other, True)"]
+        if form == "comparison":
+            continue
+        lines += ["", f"    def __r{stem}__({params}):", *refusal,
+                  f"        return binary_op({ident}, other, self, True)",
+                  "", f"    def __i{stem}__(self, other):",
+                  f"        return inplace_op({ident}, self, other)"]
+    return "\n".join(lines) + "\n"
+
+
+def _operator_doc(stem: str, op: str, form: str, doc: tuple[str, str, str]) -> list[str]:
+    """The numpydoc lines of the operator ``__<stem>__``, closing quotes included."""
+    expression, description, examples = doc
+    func = f":func:`arrayx.{op}`"
+    lines = [f"``{expression}``: {description}, as {func}.", ""]
+    if form != "unary":
+        lines += ["Parameters", "----------", "other : Array or Python scalar",
+                  "    The right operand. A Python scalar takes ``self``'s dtype when it is of a "
+                  "kind that",
+                  "    dtype holds (see :doc:`/guide/dtypes`)."]
+        if form == "power":
+            lines += ["mod : None", "    Must be None: arrayx has no modular power."]
+        lines.append("")
+    lines += ["Returns", "-------", "Array", f"    As {func} returns.", "", "Raises", "------",
+              "TypeError"]
+    if form == "unary":
+        lines.append(f"    If ``self``'s dtype is not accepted by {func}.")
+    elif form == "power":
+        lines += [f"    If the dtypes are not accepted by {func} or do not promote, or a",
+                  "    modulus is given (``pow(x, y, m)``)."]
+    else:
+        lines.append(f"    If the dtypes are not accepted by {func} or do not promote.")
+    lines += ["", "Examples", "--------", *examples.rstrip("\n").split("\n"), '"""']
+    return lines
 
 
 def generate_cpu_header() -> str:

@@ -22,6 +22,7 @@ import threading
 import types
 import warnings
 
+from arrayx._kernels.ops import OPERATORS
 from arrayx.autograd._pytree import rebuild
 
 # The traced namespace: every name of arrayx's, filled in by ``arrayx.autograd._namespace``.
@@ -216,17 +217,12 @@ def unary_method(fn):
     return method
 
 
-# Operator -> namespace function; each gives __op__, __rop__ and __iop__.
-BINARY_OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
-    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
-    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-}
-COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-               "gt": "greater", "ge": "greater_equal"}
-UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs",
-                   "invert": "bitwise_invert"}
+# Operator -> namespace function (``ops.OPERATORS``, and ``@``); each binary one gives
+# __op__, __rop__ and __iop__.
+BINARY_OPERATORS = {stem: op for stem, op, form in OPERATORS if form in ("binary", "power")}
+BINARY_OPERATORS["matmul"] = "matmul"
+COMPARISONS = {stem: op for stem, op, form in OPERATORS if form == "comparison"}
+UNARY_OPERATORS = {stem: op for stem, op, form in OPERATORS if form == "unary"}
 
 
 def install_operators() -> None:
