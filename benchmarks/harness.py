@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 
-from arrayx._bench import Timing, alternate, check_equal, compare, environment, table
+from arrayx._bench import Timing, alternate, check_equal, compare, environment, table, timed
 
 __all__ = [
     "Timing", "alternate", "check_equal", "compare", "describe_environment", "repeats",
-    "settings", "table",
+    "settings", "table", "timed",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.

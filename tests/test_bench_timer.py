@@ -26,3 +26,10 @@ def test_alternate_restores_the_garbage_collector() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_timed_warms_then_repeats(monkeypatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr(_bench, "calibrate", lambda fn: 3)
+    assert _bench.timed(lambda: calls.append("a"), 2) > 0
+    assert calls == ["a"] * (1 + 3 * 2)

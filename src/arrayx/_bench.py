@@ -21,7 +21,8 @@ from statistics import median
 
 import numpy as np
 
-__all__ = ["Timing", "alternate", "calibrate", "check_equal", "compare", "environment", "table"]
+__all__ = ["Timing", "alternate", "calibrate", "check_equal", "compare", "environment", "table",
+           "timed"]
 
 #: One repeat should last at least this long (nanoseconds) unless a single call is longer.
 MIN_REPEAT_NS = 2_000_000
@@ -159,6 +160,24 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
     return Timing(name, t_ax, t_np, target, nbytes)
 
 
+def timed(fn: Callable[[], object], repeats: int) -> float:
+    """The median seconds per call of ``fn`` over ``repeats`` repeats (after a first call),
+    with the garbage collector off.
+
+    Parameters
+    ----------
+    fn : callable
+        A zero-argument callable.
+    repeats : int
+        How many repeats to take the median over.
+
+    Returns
+    -------
+    float
+    """
+    return _medians([fn], repeats)[0]
+
+
 def alternate(first: Callable[[], object], second: Callable[[], object],
               repeats: int) -> tuple[float, float]:
     """Time two callables in alternating repeats, with the garbage collector off.
@@ -176,23 +195,28 @@ def alternate(first: Callable[[], object], second: Callable[[], object],
     tuple of float
         The median seconds per call of ``first`` and of ``second``.
     """
+    t_first, t_second = _medians([first, second], repeats)
+    return t_first, t_second
+
+
+def _medians(fns: list[Callable[[], object]], repeats: int) -> list[float]:
+    """The median seconds per call of each of ``fns``, their repeats in turn."""
     # A first call pays one-time costs (caches filled, code compiled) that would make
     # `calibrate` take a single call for a repeat.
-    first()
-    second()
-    n_first, n_second = calibrate(first), calibrate(second)
-    t_first: list[float] = []
-    t_second: list[float] = []
+    for fn in fns:
+        fn()
+    counts = [calibrate(fn) for fn in fns]
+    times: list[list[float]] = [[] for _ in fns]
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
-            t_first.append(_loop_ns(first, n_first) / n_first * 1e-9)
-            t_second.append(_loop_ns(second, n_second) / n_second * 1e-9)
+            for fn, n, t in zip(fns, counts, times, strict=True):
+                t.append(_loop_ns(fn, n) / n * 1e-9)
     finally:
         if gc_was_enabled:
             gc.enable()
-    return median(t_first), median(t_second)
+    return [median(t) for t in times]
 
 
 def cpu_model() -> str:

@@ -1,7 +1,8 @@
 """The standard's ``fft`` extension: all 14 functions of 2025.12.
 
-Transforms run in pocketfft on zero-copy views; the helpers run in arrayx's own kernels.
-Single precision stays single precision.
+Transforms run in pocketfft on zero-copy views; a long 1-D complex transform runs as batches of
+short ones on arrayx's kernel threads (the four-step algorithm, ``_four_step``); the helpers run
+in arrayx's own kernels. Single precision stays single precision.
 
 Examples
 --------

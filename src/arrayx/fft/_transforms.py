@@ -14,12 +14,15 @@ from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._devices import CPU
 from arrayx._dtypes import complex64, complex128, float32
+from arrayx.fft import _four_step
 
 __all__ = [
     "fft", "fftn", "hfft", "ifft", "ifftn", "ihfft", "irfft", "irfftn", "rfft", "rfftn",
 ]
 
 _NORMS = ("backward", "ortho", "forward")
+# The transforms that a long 1-D input runs by the four-step algorithm (``_four_step``).
+_FOUR_STEP = (np.fft.fft, np.fft.ifft)
 
 
 def _input(x: object, name: str, real: bool) -> Array:
@@ -67,7 +70,13 @@ def _run(fn, a: Array, **kwargs: object) -> Array:
 
 def _one(fn, name: str, real: bool, x, n, axis, norm) -> Array:
     a = _input(x, name, real)
-    return _run(fn, a, n=_length(n, name), axis=operator.index(axis), norm=_norm(norm, name))
+    n, axis, norm = _length(n, name), operator.index(axis), _norm(norm, name)
+    if (fn in _FOUR_STEP and a.ndim == 1 and n in (None, a.shape[0]) and axis in (0, -1)
+            and a.device == CPU):
+        out = _four_step.transform(a, fn is np.fft.ifft, norm)
+        if out is not None:
+            return out
+    return _run(fn, a, n=n, axis=axis, norm=norm)
 
 
 def _s_axes(a: Array, s: Sequence[int] | None, axes: Sequence[int] | None,
