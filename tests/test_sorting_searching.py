@@ -244,3 +244,37 @@ def test_searchsorted_of_many_values_on_threads(threads: int, dtype: str, side: 
     np.testing.assert_array_equal(to_np(got), np.searchsorted(haystack, needles, side=side))
     np.testing.assert_array_equal(to_np(through),
                                   np.searchsorted(shuffled, needles, side=side, sorter=sorter))
+
+
+# From 2^15 elements in all, many rows are sorted in groups over the pool's threads: every
+# group (rows shorter and longer than the radix sort's threshold, a row count the groups do
+# not divide), both directions, equal to NumPy's stable sort on one thread and on several.
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex64", "bool"])
+@pytest.mark.parametrize("shape", [(1001, 40), (37, 3000)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sorts_of_many_rows_on_threads(threads: int, dtype: str, shape: tuple,
+                                       descending: bool) -> None:
+    rng = np.random.default_rng(shape[0])
+    a = rng.integers(-50, 50, shape).astype(dtype)
+    if dtype == "float64":
+        a[rng.random(shape) < 0.01] = np.nan
+    if dtype == "complex64":
+        a = a + 1j * rng.integers(-3, 3, shape)
+    before = xp.get_num_threads()
+    xp.set_num_threads(threads)
+    try:
+        x = xp.asarray(a)
+        got = to_np(xp.sort(x, axis=1, descending=descending))
+        order = to_np(xp.argsort(x, axis=1, descending=descending))
+        columns = to_np(xp.sort(xp.asarray(a.T), axis=0, descending=descending))
+    finally:
+        xp.set_num_threads(before)
+    key = -a if descending and dtype not in ("bool",) else a
+    if dtype == "bool" and descending:
+        key = ~a
+    want_order = np.argsort(key, axis=1, kind="stable")
+    want = np.take_along_axis(a, want_order, axis=1)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(order, want_order)
+    np.testing.assert_array_equal(columns, want.T)

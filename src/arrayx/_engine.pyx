@@ -1036,7 +1036,7 @@ cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except
         return 0
     cdef char* p = at(s, l, code)
     with nogil:
-        cpu.sort_rows(code, p, rows, n, desc, stable)
+        cpu.sort_rows(code, ITEMSIZE[code], p, rows, n, desc, stable)
     return 0
 
 
@@ -1051,7 +1051,7 @@ cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
         return 0
     cdef const char* p = at(s, l, code)
     with nogil:
-        cpu.argsort_rows(code, p, <int64_t*>out.data, rows, n, desc, stable)
+        cpu.argsort_rows(code, ITEMSIZE[code], p, <int64_t*>out.data, rows, n, desc, stable)
     return 0
 
 

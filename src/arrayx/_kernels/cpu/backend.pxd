@@ -8,10 +8,10 @@ from arrayx._kernels.blas cimport blas_int
 from arrayx._kernels.plans cimport MatmulPlan
 
 # Lanes: the rows of a C-ordered buffer (the axis last).
-cdef void sort_rows(int code, char* data, int64_t rows, int64_t n, bint desc,
+cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n, bint desc,
                     bint stable) noexcept nogil
-cdef void argsort_rows(int code, const char* data, int64_t* out, int64_t rows, int64_t n,
-                       bint desc, bint stable) noexcept nogil
+cdef void argsort_rows(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
+                       int64_t n, bint desc, bint stable) noexcept nogil
 cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
                       int64_t n, bint want_max) noexcept nogil
 cdef int64_t first_outside(const int64_t* idx, int64_t m, int64_t n) noexcept nogil

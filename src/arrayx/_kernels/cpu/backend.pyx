@@ -31,14 +31,71 @@ cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
 cdef int64_t PARALLEL_MIN_WORK = 1 << 20
 
 
-cdef void sort_rows(int code, char* data, int64_t rows, int64_t n, bint desc,
+# From this many elements in all, rows are sorted on several threads (a sort costs tens of
+# nanoseconds an element: 2^15 of them outlast a thread's wake-up many times).
+cdef int64_t SORT_PARALLEL_MIN = 1 << 15
+# Row groups per thread: what a thread waiting for a core leaves to the others.
+cdef int64_t SORT_UNITS_PER_THREAD = 4
+
+
+cdef struct RowsJob:
+    K.sort_fn sort
+    K.argsort_fn argsort
+    char* data
+    int64_t* out
+    int64_t rows, n, per, row_bytes
+    bint desc, stable
+
+
+cdef void sort_part(void* ctx, int64_t u) noexcept nogil:
+    cdef RowsJob* j = <RowsJob*>ctx
+    cdef int64_t lo = u * j.per
+    cdef int64_t count = min(j.per, j.rows - lo)
+    if count <= 0:
+        return
+    if j.sort != NULL:
+        j.sort(j.data + lo * j.row_bytes, count, j.n, j.desc, j.stable)
+    else:
+        j.argsort(j.data + lo * j.row_bytes, j.out + lo * j.n, count, j.n, j.desc, j.stable)
+
+
+cdef bint rows_in_parallel(RowsJob* job, int itemsize) noexcept nogil:
+    """Run ``job``'s rows in groups over the kernel threads; False (nothing run) when one
+    thread should sort them: a single row, too few elements, or one thread."""
+    cdef int64_t threads = iterate.threads_now()
+    if threads == 1 or job.rows < 2 or job.rows * job.n < SORT_PARALLEL_MIN:
+        return False
+    cdef int64_t units = min(job.rows, threads * SORT_UNITS_PER_THREAD)
+    job.per = (job.rows + units - 1) // units
+    job.row_bytes = job.n * itemsize
+    iterate.parallel_for((job.rows + job.per - 1) // job.per, sort_part, job)
+    return True
+
+
+cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n, bint desc,
                     bint stable) noexcept nogil:
-    K.sort_kernel(code)(data, rows, n, desc, stable)
+    """Sort each row of the C-contiguous (rows, n) ``data`` in place; many rows in parallel."""
+    cdef RowsJob job
+    job.sort = K.sort_kernel(code)
+    job.argsort = NULL
+    job.data = data
+    job.out = NULL
+    job.rows, job.n, job.desc, job.stable = rows, n, desc, stable
+    if not rows_in_parallel(&job, itemsize):
+        job.sort(data, rows, n, desc, stable)
 
 
-cdef void argsort_rows(int code, const char* data, int64_t* out, int64_t rows, int64_t n,
-                       bint desc, bint stable) noexcept nogil:
-    K.argsort_kernel(code)(data, out, rows, n, desc, stable)
+cdef void argsort_rows(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
+                       int64_t n, bint desc, bint stable) noexcept nogil:
+    """Each row's sorting permutation into ``out``; many rows in parallel."""
+    cdef RowsJob job
+    job.sort = NULL
+    job.argsort = K.argsort_kernel(code)
+    job.data = <char*>data
+    job.out = out
+    job.rows, job.n, job.desc, job.stable = rows, n, desc, stable
+    if not rows_in_parallel(&job, itemsize):
+        job.argsort(data, out, rows, n, desc, stable)
 
 
 cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
