@@ -28,8 +28,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from arrayx._array import Array
-from arrayx._creation import asarray, empty
-from arrayx._elementwise import multiply
+from arrayx._creation import arange, asarray, empty
+from arrayx._data_type_functions import astype
+from arrayx._devices import CPU
+from arrayx._dtypes import float64, int64
+from arrayx._elementwise import cos, multiply, remainder, sin
 from arrayx._engine import get_num_threads
 from arrayx._manipulation import reshape
 
@@ -50,9 +53,10 @@ _pool_lock = threading.Lock()
 
 
 def _reset_after_fork() -> None:
-    # The parent's worker threads do not exist in a forked child.
-    global _pool, _pool_size
-    _pool, _pool_size = None, 0
+    # The parent's worker threads do not exist in a forked child, and a lock another thread
+    # held at the fork stays held there.
+    global _pool, _pool_size, _pool_lock
+    _pool, _pool_size, _pool_lock = None, 0, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)
@@ -70,11 +74,13 @@ def split(n: int) -> tuple[int, int] | None:
 @functools.lru_cache(maxsize=CACHED)
 def _twiddles(n1: int, n2: int, inverse: bool, dtype: str) -> Array:
     """``w^(j2*k1)`` as an ``n2 x n1`` array (row ``j2``, column ``k1``), the angle's product
-    reduced modulo ``n`` first so every factor is as exact as ``exp`` makes it."""
+    reduced modulo ``n`` first (exact in int64) so every factor is as exact as ``cos`` and
+    ``sin`` make it."""
     n = n1 * n2
-    product = (np.arange(n2, dtype=np.int64)[:, None] * np.arange(n1, dtype=np.int64)) % n
-    sign = 2.0 if inverse else -2.0
-    return asarray(np.exp((sign * np.pi / n) * 1j * product).astype(dtype))
+    product = remainder(reshape(arange(n2, dtype=int64, device=CPU), (n2, 1))
+                        * arange(n1, dtype=int64, device=CPU), n)
+    angle = astype(product, float64) * ((2.0 if inverse else -2.0) * math.pi / n)
+    return astype(cos(angle) + sin(angle) * 1j, dtype)
 
 
 def _rows(fn, src: np.ndarray, dst: np.ndarray) -> None:
@@ -112,8 +118,9 @@ def _workers(count: int) -> ThreadPoolExecutor:
 
 
 def transform(a: Array, inverse: bool, norm: str) -> Array | None:
-    """The ``fft`` (``ifft`` when ``inverse``) of the 1-D complex array ``a`` with ``norm``,
-    by the four-step algorithm; None where it does not apply (the caller runs pocketfft)."""
+    """The ``fft`` (``ifft`` when ``inverse``) of the 1-D complex CPU array ``a`` with
+    ``norm``, by the four-step algorithm; None where it does not apply (the caller runs
+    pocketfft)."""
     n = a.shape[0]
     sides = split(n) if MIN_LENGTH <= n <= MAX_LENGTH else None
     if sides is None:
@@ -126,11 +133,11 @@ def transform(a: Array, inverse: bool, norm: str) -> Array | None:
     # The columns of A as rows (a transposed copy, scaled in the same pass).
     columns = reshape(a, (n1, n2)).mT
     first = multiply(columns, scale) if scale != 1.0 else asarray(columns, copy=True)
-    inner = empty((n2, n1), dtype=a.dtype)
+    inner = empty((n2, n1), dtype=a.dtype, device=CPU)
     _rows(fn, np.asarray(first), np.asarray(inner))
     # Twiddled and transposed back in one pass: rows k1, columns j2.
     middle = multiply(inner.mT, _twiddles(n1, n2, inverse, dtype).mT)
-    out = empty((n,), dtype=a.dtype)
+    out = empty((n,), dtype=a.dtype, device=CPU)
     # Row k1's transform over j2 lands at k1 + n1 * k2: the output seen as n1 x n2 columns.
     _rows(fn, np.asarray(middle), np.asarray(out).reshape(n2, n1).T)
     return out
