@@ -15,11 +15,14 @@ Reductions (``REDUCE``), scans (``SCAN``) and arg-reductions (``ARG_REDUCE``): e
 
 ``generate_cpu_header`` turns the elementwise tables into ``ax_ops.hpp`` and
 ``generate_fold_header`` the others into ``ax_fold_ops.hpp`` at build time (``setup.py``),
-with ``generate_pxd`` giving Cython the fold ids (``_kernels/op_ids.pxd``); the order of each
-list is the op id used by ``arrayx._engine``. ``VECTOR_MATH`` names the ops whose float32
-kernels call a vector math library's float64 function at the AVX2 and AVX-512 levels (glibc's
-libmvec: ``_ZGVdN4v_exp`` is ``exp`` over four doubles), ``VECTOR_ACCURATE`` those with vector
-functions of arrayx's own for both float dtypes. This module imports nothing.
+with ``generate_pxd`` giving Cython the fold and elementwise op ids (``_kernels/op_ids.pxd``:
+``FOLD_SUM``, ``OP_ADD`` ...); the order of each list is the op id used by ``arrayx._engine``.
+``OPERATORS`` maps the array object's Python operators to ops, and ``generate_operators``
+writes their methods (``_array_operators.pxi``) with the documentation rows it is given.
+``VECTOR_MATH`` names the ops whose float32 kernels call a vector math library's float64
+function at the AVX2 and AVX-512 levels (glibc's libmvec: ``_ZGVdN4v_exp`` is ``exp`` over four
+doubles), ``VECTOR_ACCURATE`` those with vector functions of arrayx's own for both float
+dtypes. This module imports nothing.
 """
 
 KIND_BITS = {

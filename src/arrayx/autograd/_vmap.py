@@ -565,7 +565,7 @@ def to_front(leaf, axis: int):
 
 def out_axes_applied(out, out_axes):
     """``out``, whose arrays have the batch axis first, with it moved to ``out_axes``."""
-    if out_axes == 0 and type(out_axes) is int and hasattr(out, "__array_namespace__"):
+    if type(out_axes) is int and out_axes == 0 and hasattr(out, "__array_namespace__"):
         return out
     leaves, structure = flatten(out)
     spec = ([out_axes] * len(leaves) if out_axes is None or type(out_axes) is int
