@@ -21,11 +21,8 @@ Skipped (no rows) without torch.
 
 from __future__ import annotations
 
-import ast
 import gc
 import os
-import subprocess
-import sys
 
 import numpy as np
 from arrayx._core.storage import cached_bytes
@@ -33,7 +30,7 @@ from arrayx._core.storage import cached_bytes
 import arrayx as xp
 from arrayx.autograd import Tracer, grad, value_and_grad, vmap
 from arrayx.autograd._tracer import Node
-from benchmarks.harness import Timing, alternate, check_equal, compare
+from benchmarks.harness import Timing, alternate, apart, check_equal, compare
 
 CHAIN = 20
 LR = 0.01
@@ -89,7 +86,7 @@ def _per_example(torch, repeats: int) -> Timing:
                 lambda: per(*ours), lambda: tper(*theirs), repeats=repeats, target=None,
                 exact=False, atol=1e-9)
     # At least 21 repeats (under a second): the ratio is the target, and noise moves it.
-    t_per, t_whole = _apart(f"per_example_times({max(repeats, 21)})")
+    t_per, t_whole = apart(__name__, f"per_example_times({max(repeats, 21)})")
     print(f"  per-example gradients over the batch's gradient: {t_per / t_whole:.2f} "
           f"(target: at most 1.5; {t_per * 1e6:.0f} us and {t_whole * 1e6:.0f} us, "
           f"alternating, in a process without torch)")
@@ -156,19 +153,10 @@ def peak_growth(library: str, batch: int = 4096) -> int:
     return _status("VmHWM") - before + cached
 
 
-def _apart(call: str, env: dict | None = None):
-    """The value of ``call`` (an expression of this module's names) in a fresh Python
-    process."""
-    code = f"from benchmarks.bench_autograd import *; print(repr({call}))"
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True)
-    return ast.literal_eval(done.stdout.splitlines()[-1])
-
-
 def _peak_growth_apart(library: str) -> int:
     """`peak_growth` of ``library`` in a fresh Python process."""
-    return _apart(f"peak_growth({library!r})",
-                  dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536"))
+    return apart(__name__, f"peak_growth({library!r})",
+                 dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536"))
 
 
 def _status(key: str) -> int:

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
-import sys
 from importlib.util import find_spec
 
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, check_equal, timed
+from benchmarks.harness import Timing, apart, check_equal, timed
 
 ROUNDS = 3
 # name -> (input, the call in the namespace ns, NumPy's call, the target)
@@ -52,15 +50,6 @@ def seconds(name: str, library: str, repeats: int) -> float:
     return timed(lambda: call(ns, x), repeats)
 
 
-def _apart(name: str, library: str, repeats: int) -> float:
-    code = ("from benchmarks.bench_torch import seconds; "
-            f"print(seconds({name!r}, {library!r}, {repeats}))")
-    env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True)
-    return float(done.stdout.split()[-1])
-
-
 def run(repeats: int) -> list[Timing]:
     """Time each case in fresh processes, the libraries alternating.
 
@@ -79,7 +68,9 @@ def run(repeats: int) -> list[Timing]:
         times: dict[str, list[float]] = {"arrayx": [], "torch": []}
         for _ in range(ROUNDS):
             for library in times:
-                times[library].append(_apart(name, library, repeats))
+                times[library].append(apart(
+                    __name__, f"seconds({name!r}, {library!r}, {repeats})",
+                    dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))))
         out.append(Timing(name, statistics.median(times["arrayx"]),
                           statistics.median(times["torch"]), target))
     return out

@@ -6,18 +6,47 @@ package, where this directory is not importable.
 
 from __future__ import annotations
 
+import ast
 import os
+import subprocess
+import sys
 
 from arrayx._bench import Timing, alternate, check_equal, compare, environment, table, timed
 
 __all__ = [
-    "Timing", "alternate", "check_equal", "compare", "describe_environment", "repeats",
+    "Timing", "alternate", "apart", "check_equal", "compare", "describe_environment", "repeats",
     "settings", "table", "timed",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.
 FULL_REPEATS = 21
 QUICK_REPEATS = 7
+
+
+def apart(module: str, call: str, env: dict[str, str] | None = None):
+    """The value of ``call``, a Python expression of ``module``'s public names whose value is
+    a literal (a number, a tuple of them), computed in a fresh Python process (with ``env``
+    as its environment when given), so that no library's threads of this process run beside
+    it.
+
+    Parameters
+    ----------
+    module : str
+        The module to import the names from, e.g. ``"benchmarks.bench_torch"``.
+    call : str
+        The expression.
+    env : dict, optional
+        The child's environment (this process's by default).
+
+    Returns
+    -------
+    object
+        The expression's value.
+    """
+    code = f"from {module} import *; print(repr({call}))"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True)
+    return ast.literal_eval(done.stdout.splitlines()[-1])
 
 
 def repeats(quick: bool) -> int:

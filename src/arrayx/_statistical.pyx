@@ -8,14 +8,11 @@ from arrayx._kernels.dtype_codes cimport (
 )
 from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY
 
-
 from arrayx._elementwise import divide, sqrt
 
 __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
 ]
-
-
 
 
 cdef int _sum_code(int code, object dtype, str name) except -1:
