@@ -16,7 +16,6 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from arrayx._core.storage import register_allocator
 
 from arrayx import _devices
 from arrayx._kernels import dtypes, ops
@@ -133,8 +132,6 @@ def install(default: bool = False) -> None:
     """Make ``cuda:0`` available here, backed by :class:`FakeBackend` (and the default device
     with ``default``)."""
     fake = FakeBackend()
-    register_allocator("cuda", lambda nbytes, zero, device: fake.allocate(nbytes, zero))
-    _devices._available = (_devices.CPU, _devices.Device("cuda", 0))
-    _devices.backend = lambda device: fake
+    _devices.register_backend("cuda", 1, lambda index: fake)
     if default:
         _devices.set_default_device("cuda:0")

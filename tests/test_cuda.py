@@ -1,8 +1,9 @@
-"""arrayx on a GPU (``cuda:0``), with NumPy as the oracle.
+"""arrayx on a GPU (``cuda:0``), or where there is none on the test device ``test:1``, with
+NumPy as the oracle.
 
 Each computation runs three times: with NumPy (the values to match), with arrayx on the CPU
 (the dtype to match, and the exception where arrayx refuses an input) and with arrayx on
-``cuda:0`` (the array under test, brought back with ``to_device("cpu")``). Covered: the device
+the device under test (``DEV``, brought back with ``to_device("cpu")``). Covered: the device
 list, creation on the GPU, moves both ways for the 13 dtypes, elementwise ops across dtypes
 (broadcasting, transposed and negative-stride views, Python scalars), casts, ``where``,
 reductions (all axes, one axis, keepdims, transposed and empty inputs, multi-block sizes),
@@ -10,11 +11,15 @@ reductions (all axes, one axis, keepdims, transposed and empty inputs, multi-blo
 setitem, Python scalars of 0-d arrays, the errors of mixed or unknown devices and host-only
 protocols, ``ARRAYX_DEVICE``, and DLPack with CuPy without copies.
 
-The module is skipped where arrayx lists no ``cuda`` device (no GPU, no CuPy, no CUDA
-runtime). ``ARRAYX_REQUIRE_CUDA=1`` turns that skip into a failure, for a GPU machine where a
-skip would hide a broken runtime (``tools/gpu_check.sh`` sets it). With ``ARRAYX_FAKE_CUDA=1``
-(tests/fake_cuda.py, host memory posing as ``cuda:0``) it runs without a GPU, but for the
-tests that need CuPy or a second process.
+Where arrayx lists no ``cuda`` device (no GPU, no CuPy, no CUDA runtime), the module runs on
+``test:1``: the CPU's memory and kernels under another device's name, so every check that
+results stay on their operands' device, that devices never mix and that NumPy's conversions
+refuse a device's arrays runs on every machine (with the CPU as the default device, a result
+that fell back to it fails). ``ARRAYX_REQUIRE_CUDA=1`` makes a missing ``cuda`` device a
+failure, for a GPU machine where it would hide a broken runtime (``tools/gpu_check.sh`` sets
+it). With ``ARRAYX_FAKE_CUDA=1`` (tests/fake_cuda.py, host memory posing as ``cuda:0``) it runs
+the engine's device branches without a GPU, but for the tests that need CuPy or a second
+process.
 """
 
 from __future__ import annotations
@@ -41,15 +46,14 @@ def _cuda_devices() -> list:
         return []
 
 
-if not _cuda_devices():
-    _reason = "arrayx lists no cuda device (no GPU, CuPy or CUDA runtime here)"
-    if os.environ.get("ARRAYX_REQUIRE_CUDA"):
-        pytest.fail(f"ARRAYX_REQUIRE_CUDA is set but {_reason}", pytrace=False)
-    pytest.skip(_reason, allow_module_level=True)
+CUDA = bool(_cuda_devices())
+if not CUDA and os.environ.get("ARRAYX_REQUIRE_CUDA"):
+    pytest.fail("ARRAYX_REQUIRE_CUDA is set but arrayx lists no cuda device (no GPU, CuPy or "
+                "CUDA runtime here)", pytrace=False)
 
 pytestmark = pytest.mark.cuda
 
-DEV = "cuda:0"
+DEV = "cuda:0" if CUDA else "test:1"  # the device under test
 FAKE = bool(os.environ.get("ARRAYX_FAKE_CUDA"))  # tests/fake_cuda.py's cuda:0, in this process
 ALL = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
        "float32", "float64", "complex64", "complex128"]
@@ -63,8 +67,9 @@ SPECIALS = [np.nan, np.inf, -np.inf, -0.0, 0.0]
 
 @pytest.fixture(scope="module")
 def cupy():
-    """CuPy, for the DLPack tests (skipped without it, or on the fake cuda:0)."""
-    if FAKE:
+    """CuPy, for the DLPack tests (skipped without it, on the fake cuda:0 or a test
+    device)."""
+    if FAKE or not CUDA:
         pytest.skip("CuPy cannot reach the fake cuda:0's host memory")
     return pytest.importorskip("cupy")
 
@@ -190,6 +195,8 @@ def check(xfn, nfn, *args, view=None, **tol) -> xp.Array:
 def test_devices_listed():
     info = xp.__array_namespace_info__()
     devices = info.devices()
+    if not CUDA:
+        pytest.skip("no cuda device: test_devices_in_strict_mode_only lists the test devices")
     assert "cpu" in devices and DEV in devices
     assert all(isinstance(d, xp.Device) for d in devices)
     cuda = _cuda_devices()
@@ -206,6 +213,27 @@ def test_devices_listed():
     except ImportError:
         return
     assert len(cuda) == cupy.cuda.runtime.getDeviceCount()
+
+
+def test_devices_in_strict_mode_only():
+    """The test devices are listed where consumers' CI looks for devices (strict mode, or one
+    of them the default), and take their arrays in any mode."""
+    info = xp.__array_namespace_info__()
+    if os.environ.get("ARRAYX_DEVICE", "cpu").startswith("test"):
+        assert info.devices()[-2:] == ("test:0", "test:1")
+    else:
+        assert "test:0" not in info.devices() and "test:1" not in info.devices()
+    before = xp.get_strict_flags()
+    xp.set_strict_flags(strict=True)
+    try:
+        assert info.devices()[0] == "cpu" and info.devices()[-2:] == ("test:0", "test:1")
+        x = xp.ones(2, device="test:0")
+        assert x.device == "test:0" and x.device != "test:1" and x.device != "cpu"
+    finally:
+        xp.set_strict_flags(**before)
+    assert xp.Device("test", 1) == "test:1" == xp.Device("test", 1)
+    with pytest.raises(ValueError, match="not available"):
+        xp.zeros(2, device="test:2")
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int32", "uint64", "float32", "complex128"])
@@ -701,7 +729,7 @@ def test_repr_shows_the_values_and_the_device():
     x = gpu(np.array([[1.5, 2.0], [3.0, -4.0]], dtype=np.float32))
     e = np.array([[1.5, 2.0], [3.0, -4.0]], dtype=np.float32)
     body = np.array2string(e, separator=", ", prefix="Array(")
-    assert repr(x) == f"Array({body}, dtype=float32, device=cuda:0)"
+    assert repr(x) == f"Array({body}, dtype=float32, device={DEV})"
     assert str(x) == str(e)
 
 
@@ -750,7 +778,9 @@ def test_unknown_device_names_the_available(name):
                  lambda: xp.ones(2, device=DEV).to_device(name)):
         with pytest.raises(ValueError) as info:
             make()
-        assert "cpu" in str(info.value) and DEV in str(info.value), str(info.value)
+        # (The test devices are listed among the available in strict mode only.)
+        assert "cpu" in str(info.value) and (DEV in str(info.value) or not CUDA), \
+            str(info.value)
 
 
 def test_host_only_protocols_refuse():
@@ -759,7 +789,8 @@ def test_host_only_protocols_refuse():
         np.asarray(x)
     with pytest.raises(TypeError):
         memoryview(x)
-    assert x.__dlpack_device__() == (2, 0)  # kDLCUDA, device 0
+    # kDLCUDA, device 0; a test device's memory is the CPU's (kDLCPU), as DLPack sees it
+    assert x.__dlpack_device__() == ((2, 0) if CUDA else (1, 0))
     assert xp.asarray([1], device="cpu").__dlpack_device__() == (1, 0)
 
 

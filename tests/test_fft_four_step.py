@@ -85,7 +85,7 @@ import numpy as np
 import arrayx as xp
 xp.set_num_threads(2)
 a = np.exp(2j * np.pi * np.random.default_rng(5).random(1 << 16))
-x = xp.asarray(a)
+x = xp.asarray(a, device="cpu")
 expected = np.asarray(xp.fft.fft(x))  # the transform's threads start in the parent
 pid = os.fork()
 if pid == 0:

@@ -27,6 +27,7 @@ cdef class Array(_Operators):
     cdef object scalar(self)
 
 cdef Array wrap(Storage storage, Layout layout, int code, bint writeable=*)
+cpdef Array on_host_device(Array a, object device)
 cdef Array new_array(Layout layout, int code, object device, bint zero=*)
 cdef int code_of(object dtype) except -1
 cdef Array contiguous_copy(Array a, int code)

@@ -22,6 +22,7 @@ from arrayx._core.layout cimport (
     slice_first,
 )
 from arrayx._core.storage cimport Storage
+from arrayx._core.storage cimport wrap as wrap_memory
 from arrayx._engine cimport (
     ITEMSIZE, Fresh, allocate, binary, binary_into, binary_into_scalar, binary_scalar,
     copy_cast, read_element, scalar_kind, transfer, unary, write_element,
@@ -100,6 +101,25 @@ cdef inline Array view(Array base, Layout layout):
     a.dtype = base.dtype
     a._writeable = base._writeable
     return a
+
+
+cpdef Array on_host_device(Array a, object device):
+    """``a`` as an array on ``device``, sharing its memory, where both are devices whose memory
+    is the CPU's (the CPU and the test devices): how host code that makes CPU arrays (NumPy's
+    FFT, DLPack's import) serves a test device without a copy.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``device`` is not in the CPU's memory.
+    """
+    if a._storage.device == device:
+        return a
+    if not (a._storage.host and device.host):
+        raise ValueError(f"{a.device} and {device} do not share the CPU's memory")
+    cdef Storage s = a._storage
+    return wrap(wrap_memory(s.data, s.nbytes, s, s.readonly, device), a._layout, a._code,
+                a._writeable)
 
 
 cdef Array new_array(Layout layout, int code, object device, bint zero=False):
@@ -182,7 +202,7 @@ cdef class Array(_Operators):
     cdef char* ptr(self) except? NULL:
         """The first element's address in host memory; TypeError for an array on a GPU,
         whose memory the host cannot read (the guard of every host-only path)."""
-        if self._storage.device is not CPU:
+        if not self._storage.host:
             raise TypeError(f"this operation runs on the CPU only and the array is on "
                             f"{self.device}; call to_device('cpu') first")
         return self._storage.data + self._layout.offset * ITEMSIZE[self._code]
@@ -905,7 +925,7 @@ cdef class Array(_Operators):
         >>> xp.asarray([1]).__dlpack_device__()
         (1, 0)
         """
-        if self._storage.device == CPU:
+        if self._storage.host:
             return (1, 0)
         return (2, self._storage.device.index)
 

@@ -1,23 +1,30 @@
-"""Devices: ``cpu`` and ``cuda:N`` as hashable objects, and the default device."""
+"""Devices: ``cpu``, ``cuda:N`` and the test devices ``test:0`` and ``test:1`` as hashable
+objects, and the default device."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
-__all__ = ["CPU", "Device", "as_device", "available", "backend", "default_device",
-           "set_default_device"]
+__all__ = ["CPU", "TEST", "Device", "as_device", "available", "backend", "default_device",
+           "register_backend", "set_default_device"]
 
 
 class Device:
-    """A place where an array's memory lives: ``Device("cpu")`` or ``Device("cuda", n)``.
+    """A place where an array's memory lives: ``Device("cpu")``, ``Device("cuda", n)`` or a
+    test device, ``Device("test", n)``.
 
     Devices are hashable and compare equal to their names (``Device("cpu") == "cpu"``).
     ``Device("cuda", n)`` can always be made; arrays can live there where CuPy sees that GPU
-    (see :doc:`/guide/devices`).
+    (see :doc:`/guide/devices`). The test devices ``test:0`` and ``test:1`` hold their arrays
+    in the CPU's memory and compute with the CPU's kernels, but are other devices: arrays on
+    two devices never combine, and NumPy's conversions refuse them as they refuse a GPU's.
+    They are there for the CI of code that must keep devices apart, as array-api-strict's
+    ``device1`` (strict mode lists them among the devices).
 
     Parameters
     ----------
-    kind : {"cpu", "cuda"}
+    kind : {"cpu", "cuda", "test"}
         The kind of device.
     index : int, optional
         The device's number among those of its kind (default 0).
@@ -25,7 +32,7 @@ class Device:
     Raises
     ------
     ValueError
-        If ``kind`` is neither "cpu" nor "cuda".
+        If ``kind`` is not one of these.
 
     Examples
     --------
@@ -38,13 +45,14 @@ class Device:
     Device('cpu')
     """
 
-    __slots__ = ("kind", "index")
+    __slots__ = ("host", "index", "kind")
 
     def __init__(self, kind: str, index: int = 0) -> None:
-        if kind not in ("cpu", "cuda"):
-            raise ValueError(f"unknown device kind {kind!r}; arrayx knows 'cpu' and 'cuda:N'")
+        if kind not in KINDS:
+            raise ValueError(f"unknown device kind {kind!r}; arrayx knows {NAMES}")
         self.kind = kind
         self.index = int(index)
+        self.host = kind != "cuda"  # the memory is the CPU's, served by the CPU's kernels
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
@@ -60,7 +68,7 @@ class Device:
         return hash((self.kind, self.index))
 
     def __str__(self) -> str:
-        return "cpu" if self.kind == "cpu" else f"cuda:{self.index}"
+        return "cpu" if self.kind == "cpu" else f"{self.kind}:{self.index}"
 
     def __repr__(self) -> str:
         return f"Device('{self}')"
@@ -69,60 +77,84 @@ class Device:
         return (Device, (self.kind, self.index))
 
 
+KINDS = ("cpu", "cuda", "test")
+NAMES = "'cpu', 'cuda:N', 'test:0' and 'test:1'"
+
 CPU = Device("cpu")
+#: The test devices: the CPU's memory and kernels under other names (see ``Device``).
+TEST = (Device("test", 0), Device("test", 1))
 
 
 def parse(name: str) -> Device:
-    """The device named ``cpu``, ``cuda`` or ``cuda:N``; ValueError for anything else."""
+    """The device named ``cpu``, ``cuda``, ``cuda:N``, ``test`` or ``test:N``; ValueError for
+    anything else."""
     text = name.strip().lower()
     if text == "cpu":
         return CPU
-    if text == "cuda":
-        return Device("cuda", 0)
-    if text.startswith("cuda:") and text[5:].isdigit():
-        return Device("cuda", int(text[5:]))
-    raise ValueError(f"unknown device {name!r}; arrayx knows 'cpu' and 'cuda:N'")
+    kind, _, index = text.partition(":")
+    if kind in ("cuda", "test") and (index.isdigit() or not index):
+        return Device(kind, int(index or 0))
+    raise ValueError(f"unknown device {name!r}; arrayx knows {NAMES}")
 
 
 _available: tuple[Device, ...] | None = None
+# The backend of each device kind that is not the CPU's memory, by kind: ``lookup(index)``
+# gives the backend object of one device of that kind (``arrayx._kernels.cuda.runtime``'s
+# ``Backend`` for cuda). The CPU and the test devices have none here: the engine calls the CPU
+# backend's kernels directly for every storage in the CPU's memory (``Storage.host``).
+_BACKENDS: dict[str, Callable[[int], object]] = {}
 
 
 def available() -> tuple[Device, ...]:
     """The devices arrayx can use here: the CPU, then each GPU CuPy sees (none without CuPy,
-    a driver or a GPU). The first call imports CuPy where it is installed."""
-    global _available
+    a driver or a GPU), then the test devices in strict mode or where one is the default
+    device. The first call imports CuPy where it is installed."""
+    from arrayx._strict import FLAGS
+
+    return _hardware() + TEST if FLAGS.strict or _default.kind == "test" else _hardware()
+
+
+def _hardware() -> tuple[Device, ...]:
     if _available is None:
-        from arrayx._core.storage import register_allocator
         from arrayx._kernels.cuda import runtime
 
-        count = runtime.device_count()
-        if count:
-            register_allocator("cuda", lambda nbytes, zero, device:
-                               runtime.backend(device.index).allocate(nbytes, zero))
-        _available = (CPU, *(Device("cuda", i) for i in range(count)))
+        register_backend("cuda", runtime.device_count(), runtime.backend)
     return _available
 
 
+def register_backend(kind: str, count: int, lookup: Callable[[int], object]) -> None:
+    """Make ``kind:0`` to ``kind:count-1`` available, served by ``lookup(index)``: its
+    backend object, which allocates the device's memory and runs its kernels (the methods of
+    ``arrayx._kernels.cuda.runtime.Backend``). No devices when ``count`` is 0."""
+    global _available
+    from arrayx._core.storage import register_allocator
+
+    if count:
+        _BACKENDS[kind] = lookup
+        register_allocator(kind, lambda nbytes, zero, device:
+                           lookup(device.index).allocate(nbytes, zero))
+    _available = (CPU, *(Device(kind, i) for i in range(count)))
+
+
 def backend(device: Device) -> object:
-    """The kernels and memory of ``device``, a GPU (``arrayx._kernels.cuda.runtime.Backend``).
+    """The backend object of ``device``, whose memory is not the CPU's (a GPU's:
+    ``arrayx._kernels.cuda.runtime.Backend``).
 
     Raises
     ------
     ValueError
-        If ``device`` is not available here.
+        If ``device`` is not available here, or is served by the CPU's kernels.
     """
     _check(device)
-    if device.kind != "cuda":
-        raise ValueError(f"{device} has no device backend")
-    from arrayx._kernels.cuda import runtime
-
-    return runtime.backend(device.index)
+    if device.host:
+        raise ValueError(f"{device} is served by the CPU's kernels, not a device backend")
+    return _BACKENDS[device.kind](device.index)
 
 
 def _check(device: Device) -> Device:
-    if device is CPU:
+    if device is CPU or device in TEST:
         return device
-    if device not in available():
+    if device not in _hardware():
         raise ValueError(
             f"device {device} is not available here; available: "
             + ", ".join(str(d) for d in available()))
@@ -150,7 +182,8 @@ def set_default_device(device: Device | str) -> None:
     Parameters
     ----------
     device : Device or str
-        One of ``__array_namespace_info__().devices()``: ``"cpu"`` or ``"cuda:N"``.
+        One of ``__array_namespace_info__().devices()`` (``"cpu"`` or ``"cuda:N"``), or a
+        test device.
 
     Returns
     -------
@@ -189,7 +222,7 @@ def as_device(device: object) -> Device:
             raise ValueError(f"unknown device {device!r}; available: "
                              + ", ".join(str(d) for d in available())) from None
         return _check(parsed)
-    raise ValueError(f"{device!r} is not a device; use 'cpu', 'cuda:N' or a Device")
+    raise ValueError(f"{device!r} is not a device; use {NAMES} or a Device")
 
 
 if os.environ.get("ARRAYX_DEVICE"):

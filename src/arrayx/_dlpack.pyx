@@ -17,7 +17,7 @@ from libc.stdint cimport (
 from libc.stdlib cimport free, malloc
 from libc.string cimport strcmp
 
-from arrayx._array cimport Array, contiguous_copy, wrap
+from arrayx._array cimport Array, contiguous_copy, on_host_device, wrap
 from arrayx._core.layout cimport MAXDIM, Layout, contiguous, new_layout
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport wrap_aligned
@@ -133,7 +133,7 @@ cdef void _fill_tensor(DLTensor* t, Array a, int64_t* dims) noexcept:
     cdef Layout L = a._layout
     t.data = a._storage.data
     t.byte_offset = L.offset * ITEMSIZE[a._code]
-    if a._storage.device is CPU:
+    if a._storage.host:
         t.device.device_type = kDLCPU
         t.device.device_id = 0
     else:
@@ -152,7 +152,7 @@ cdef void _fill_tensor(DLTensor* t, Array a, int64_t* dims) noexcept:
 
 def export(Array a, stream, max_version, dl_device, copy):
     """A DLPack capsule of ``a`` (see ``Array.__dlpack__``)."""
-    cdef bint host = a._storage.device is CPU
+    cdef bint host = a._storage.host
     if host and stream is not None:
         raise ValueError("a CPU array takes no stream (stream must be None)")
     if not host and not (stream is None or _is_int(stream)):
@@ -399,7 +399,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     kwargs = {"max_version": (1, 0)}
     if copy is not None:
         kwargs["copy"] = copy
-    source = None
+    source = x.device if isinstance(x, Array) and x._storage.host else None
     if int(dev_type) == kDLCUDA:
         source = _devices.as_device(f"cuda:{int(dev_id)}")
         # The producer makes its data ready for arrayx's current stream of the device.
@@ -419,6 +419,8 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
             raise
         capsule = x.__dlpack__()
     cdef Array out = from_capsule(capsule)
+    if source is not None:  # an arrayx array of a test device comes back there
+        out = on_host_device(out, source)
     if target is not None and out._storage.device != target:
         return out.to_device(target)
     if copy is False and out._storage.owner is None:

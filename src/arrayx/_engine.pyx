@@ -158,7 +158,7 @@ cdef int copy_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
 cdef int _run_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
                    int dcode) except -1:
     """The cast kernel from ``src`` to ``dst`` on their device (no overlap to guard)."""
-    if src.device is CPU_DEVICE and dst.device is CPU_DEVICE:
+    if src.host and dst.host:
         return run2(cast_kernel(scode, dcode), src, sl, scode, dst, dl, dcode)
     same_device(src, dst, "copy")
     cdef Operand ops[2]
@@ -461,7 +461,7 @@ cdef object read_element(Storage s, int64_t offset, int code):
     """The element at element offset ``offset`` of ``s`` as a Python scalar, on any device
     (a GPU's is copied to the host after the work queued before it)."""
     cdef double complex v
-    if s.device is CPU_DEVICE:
+    if s.host:
         return read_scalar(s.data + offset * ITEMSIZE[code], code)
     data = _devices.backend(s.device).download(<uintptr_t>(s.data + offset * ITEMSIZE[code]),
                                                ITEMSIZE[code])
@@ -473,7 +473,7 @@ cdef int write_element(Storage s, int64_t offset, int code, object value) except
     """Write the Python scalar ``value`` at element offset ``offset`` of ``s``, on any
     device."""
     cdef double complex v
-    if s.device is CPU_DEVICE:
+    if s.host:
         return write_scalar(s.data + offset * ITEMSIZE[code], code, value)
     write_scalar(<char*>&v, code, value)
     _devices.backend(s.device).upload(<uintptr_t>(s.data + offset * ITEMSIZE[code]),
@@ -487,11 +487,11 @@ cdef int transfer(Storage src, int64_t skip, Storage dst, int64_t nbytes) except
     if nbytes < 0 or skip < 0 or skip + nbytes > src.nbytes or nbytes > dst.nbytes:
         raise ValueError(f"transfer of {nbytes} bytes outside its buffers")
     cdef char* p = src.data + skip
-    if src.device is CPU_DEVICE and dst.device is CPU_DEVICE:
+    if src.host and dst.host:
         memcpy(dst.data, p, nbytes)
-    elif src.device is CPU_DEVICE:
+    elif src.host:
         _devices.backend(dst.device).copy_from_host(<uintptr_t>dst.data, <uintptr_t>p, nbytes)
-    elif dst.device is CPU_DEVICE:
+    elif dst.host:
         _devices.backend(src.device).copy_to_host(<uintptr_t>dst.data, <uintptr_t>p, nbytes)
     else:
         raise ValueError(f"transfer between {src.device} and {dst.device} goes through the CPU")
@@ -571,7 +571,7 @@ cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
     cdef Operand ops[2]
     cdef Storage o = _fresh(out, 1, l.strides_, rc, s.device, &ops[1])
     ops[0] = operand(s, l, code, cc)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         run_device(s.device, "unary", UNARY_NAMES[op], (cc,), 2, ops, out.ndim, out.shape,
                    out.size)
         return o
@@ -607,7 +607,7 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     ops[1].stored = code
     ops[1].code = code
     ops[2] = ops[0]
-    if sa.device is not CPU_DEVICE:
+    if not sa.host:
         return run_device(sa.device, "binary", BINARY_NAMES[op], (code,), 3, ops, la.ndim,
                           la.shape_, la.size)
     return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True)
@@ -666,7 +666,7 @@ cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value)
     for i in range(la.ndim):
         zeros[i] = 0
     cdef Storage t
-    if sa.device is not CPU_DEVICE:
+    if not sa.host:
         t = device_scalar(sa.device, code, value)
         return _into(op, sa, la, code, t.data, zeros)
     write_scalar(<char*>&v, code, value)
@@ -694,7 +694,7 @@ cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, i
     stored[1] = cb
     codes[0] = code
     codes[1] = code
-    cdef bint host = device is CPU_DEVICE
+    cdef bint host = device is CPU_DEVICE or device.host
     _spread_inputs(2, ls, data, stored, codes, out, strides, ops, scalars, host)
     cdef Storage o = _fresh(out, 2, strides, rc, device, &ops[2])
     if not host:
@@ -733,7 +733,7 @@ cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
     cdef char* pa = sa.data + la.offset * ITEMSIZE[ca]
     cdef char* pv = <char*>&v
     cdef Storage t
-    if sa.device is not CPU_DEVICE:
+    if not sa.host:
         t = device_scalar(sa.device, code, value)
         pv = t.data
     else:
@@ -768,7 +768,7 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     data[2] = sy.data + ly.offset * ITEMSIZE[cy]
     stored[:] = [0, cx, cy]
     codes[:] = [0, code, code]
-    cdef bint host = sx.device is CPU_DEVICE
+    cdef bint host = sx.host
     _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars, host)
     cdef Storage o = _fresh(&out, 3, strides, code, sx.device, &ops[3])
     if host:
@@ -802,7 +802,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     for i in range(n):
         shape[i] = 1 if i in axes else l.shape_[i]
     cdef Layout ol = contiguous(n, shape)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         return _device_fold(op, s, l, code, acc, axes, ol)
     cdef Storage o = allocate(ol, acc, s.device)
     fold_init_kernel(op, acc)(o.data, ol.size)
@@ -863,7 +863,7 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     cdef Layout centre = _spread(l, cl, axes)
     cdef Fresh r
     cdef Storage d
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         same_device(s, cs, "var")
         d = binary(OP_SUBTRACT, s, l, code, cs, centre, code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
@@ -936,7 +936,7 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     cdef int64_t m = n + (1 if include_initial else 0)
     cdef Layout ol = _along(contiguous_like(l), axis, 0, m)
     ol = contiguous(l.ndim, ol.shape_)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         return _device_scan(op, s, l, code, acc, axis, identity, ol)
     cdef Storage o = allocate(ol, acc, s.device)
     if ol.size == 0:
@@ -1009,7 +1009,7 @@ cdef tuple _device_scan(int op, Storage s, Layout l, int code, int acc, int axis
 cdef inline int backend(Storage s) except -1:
     """The backend for ``s``'s device: 0, the CPU's; TypeError for a device whose backend
     lacks the entry (the caller's work stays undone, never runs on the host)."""
-    if s.device is CPU_DEVICE:
+    if s.host:
         return 0
     raise TypeError(f"this operation has no kernels for arrays on {s.device} yet; "
                     f"call to_device('cpu') first")
@@ -1031,7 +1031,7 @@ cdef inline int64_t lane_count(Layout l) noexcept:
 cdef int sort_rows(Storage s, Layout l, int code, bint desc, bint stable) except -1:
     """Sort each row of the C-contiguous ``l`` (its last axis) in place."""
     cdef int64_t rows = lane_count(l), n = lane_length(l)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         _devices.backend(s.device).sort_rows(code, <uintptr_t>at(s, l, code), rows, n, desc)
         return 0
     cdef char* p = at(s, l, code)
@@ -1044,7 +1044,7 @@ cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
                       bint stable) except -1:
     """The sorting permutation of each row of the C-contiguous ``l`` into int64 ``out``."""
     cdef int64_t rows = lane_count(l), n = lane_length(l)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         same_device(s, out, "argsort")
         _devices.backend(s.device).argsort_rows(code, <uintptr_t>at(s, l, code),
                                                 <uintptr_t>out.data, rows, n, desc)
@@ -1059,7 +1059,7 @@ cdef int arg_extreme(Storage s, Layout l, int code, Storage out, bint want_max) 
     """The first position of each row's largest (``want_max``) or smallest element of the
     C-contiguous ``l``, into int64 ``out``."""
     cdef int64_t rows = lane_count(l), n = lane_length(l)
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         if code == DT_BOOL:
             s, l = _cast_copy(s, l, code, DT_UINT8)  # the device's kernels take real dtypes
             code = DT_UINT8
@@ -1080,7 +1080,7 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
 
     Raises IndexError when ``sorter`` holds an index outside ``[0, n)``.
     """
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         same_device(s, v, "searchsorted")
         _devices.backend(s.device).searchsorted(
             code, <uintptr_t>s.data, n, None if sorter is None else <uintptr_t>sorter.data,
@@ -1102,7 +1102,7 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
 cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -1:
     """Where each run of equal elements of the ``n`` sorted ones of ``s`` starts (into int64
     ``starts``); returns how many runs."""
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         return _devices.backend(s.device).run_starts(code, <uintptr_t>s.data, n,
                                                      <uintptr_t>starts.data)
     cdef int64_t groups
@@ -1113,7 +1113,7 @@ cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -
 
 cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) except -1:
     """The length of each of ``groups`` runs, from their ``starts`` among ``n`` elements."""
-    if starts.device is not CPU_DEVICE:
+    if not starts.host:
         _devices.backend(starts.device).run_lengths(<uintptr_t>starts.data, groups, n,
                                                     <uintptr_t>counts.data)
         return 0
@@ -1125,7 +1125,7 @@ cdef int run_lengths(Storage starts, int64_t groups, int64_t n, Storage counts) 
 cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
                     Storage labels) except -1:
     """For each of ``n`` elements, the index of its run, through the permutation ``order``."""
-    if order.device is not CPU_DEVICE:
+    if not order.host:
         _devices.backend(order.device).run_labels(<uintptr_t>order.data, <uintptr_t>starts.data,
                                                   groups, n, <uintptr_t>labels.data)
         return 0
@@ -1138,7 +1138,7 @@ cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
 cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
               Storage out) except -1:
     """Whether each of the ``m`` values occurs among the ``n`` sorted ones of ``table``."""
-    if table.device is not CPU_DEVICE:
+    if not table.host:
         same_device(table, values, "isin")
         _devices.backend(table.device).isin(code, <uintptr_t>table.data, n,
                                             <uintptr_t>values.data, m, invert,
@@ -1152,7 +1152,7 @@ cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bin
 cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
     """The positions of the ``count`` true elements of the C-contiguous bool ``l`` (``count``
     as ``count_true`` gives it), one int64 Storage of ``count`` per dimension in ``outs``."""
-    if mask.device is not CPU_DEVICE:
+    if not mask.host:
         _devices.backend(mask.device).nonzero(<uintptr_t>at(mask, l, DT_BOOL), l.shape, count,
                                               [<uintptr_t>(<Storage>o).data for o in outs])
         return 0
@@ -1168,7 +1168,7 @@ cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
 
 cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1:
     """``out[i] = src[idx[i]]`` for ``i < m`` (1-D contiguous; the indices are trusted)."""
-    if src.device is not CPU_DEVICE:
+    if not src.host:
         same_device(src, idx, "gather")
         _devices.backend(src.device).gather(code, <uintptr_t>src.data,
                                             src.nbytes // ITEMSIZE[code], <uintptr_t>idx.data,
@@ -1183,7 +1183,7 @@ cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Stora
                          int64_t n) except -2:
     """``out[idx[i]] += values[i]`` for ``i < m`` (1-D contiguous; ``out`` has ``n``
     elements): the first ``i`` whose index is out of range, or -1."""
-    if values.device is not CPU_DEVICE:
+    if not values.host:
         same_device(values, idx, "scatter_add")
         return _devices.backend(values.device).scatter_add(
             code, <uintptr_t>values.data, <uintptr_t>idx.data, m, <uintptr_t>out.data, n)
@@ -1197,7 +1197,7 @@ cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
                   Storage out) except -2:
     """``out[i] = x[idx[i]]`` along the 1-D ``l``, each int64 index checked: the first
     position whose index is out of range, or -1."""
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         same_device(s, idx, "take")
         return _devices.backend(s.device).take(
             code, <uintptr_t>at(s, l, code), l.shape_[0], l.strides_[0],
@@ -1215,7 +1215,7 @@ cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
                        const int64_t* rshape, const int64_t* rstrides, Storage out) except -1:
     """The ``nb`` strided blocks (``rshape``, ``rstrides``) at the int64 element offsets
     ``offs`` of ``src``, packed into the C-contiguous ``out``."""
-    if src.device is not CPU_DEVICE:
+    if not src.host:
         same_device(src, offs, "gather")
         _devices.backend(src.device).gather_blocks(
             code, <uintptr_t>src.data, src.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
@@ -1232,7 +1232,7 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
                         const int64_t* rshape, const int64_t* rstrides,
                         Storage values) except -1:
     """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
-    if dst.device is not CPU_DEVICE:
+    if not dst.host:
         same_device(dst, values, "setitem")
         _devices.backend(dst.device).scatter_blocks(
             code, <uintptr_t>dst.data, dst.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
@@ -1247,7 +1247,7 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
 
 cdef int64_t count_true(Storage mask, Layout l) except -1:
     """How many elements of the C-contiguous bool ``l`` are true."""
-    if mask.device is not CPU_DEVICE:
+    if not mask.host:
         return _devices.backend(mask.device).count_true(<uintptr_t>at(mask, l, DT_BOOL),
                                                         l.shape)
     cdef const uint8_t* p = <const uint8_t*>at(mask, l, DT_BOOL)
@@ -1261,7 +1261,7 @@ cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
                        int64_t row, Storage out) except -1:
     """The rows (``row`` elements each) of the C-contiguous ``l`` where the bool ``ml`` is
     true, packed into ``out``, which has room for one row more than selected."""
-    if src.device is not CPU_DEVICE:
+    if not src.host:
         same_device(src, mask, "indexing")
         _devices.backend(src.device).compress_rows(code, <uintptr_t>at(src, l, code),
                                                    <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
@@ -1279,7 +1279,7 @@ cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, i
                      Storage values, bint repeat) except -1:
     """The rows of the C-contiguous ``values`` written over the rows of ``l`` where the bool
     ``ml`` is true (its one row over each of them with ``repeat``)."""
-    if dst.device is not CPU_DEVICE:
+    if not dst.host:
         same_device(dst, mask, "setitem")
         _devices.backend(dst.device).expand_rows(code, <uintptr_t>at(dst, l, code),
                                                  <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
@@ -1315,7 +1315,7 @@ cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
 cdef Storage _host_twin(Storage out, int64_t n, int code):
     """``out`` itself on the CPU; elsewhere a host buffer of ``n`` elements that
     ``_from_twin`` copies to it (a fill computed from scalars, no input array)."""
-    if out.device is CPU_DEVICE:
+    if out.host:
         return out
     return storage_allocate(n * ITEMSIZE[code], False, CPU_DEVICE)
 
@@ -1331,7 +1331,7 @@ cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower
     (``keep_lower``) or below it."""
     cdef int64_t rows = l.shape_[l.ndim - 2], cols = l.shape_[l.ndim - 1]
     cdef int64_t batch = l.size // (rows * cols) if rows * cols else 0
-    if s.device is not CPU_DEVICE:
+    if not s.host:
         if batch:
             _devices.backend(s.device).zero_triangle(code, <uintptr_t>at(s, l, code), batch,
                                                      rows, cols, k, keep_lower)

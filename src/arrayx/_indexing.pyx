@@ -20,7 +20,6 @@ from arrayx._kernels.dtype_codes cimport DT_BOOL, DT_INT8, DT_INT64, DT_UINT64
 
 
 from arrayx import _dtypes
-from arrayx._devices import CPU
 from arrayx._strict import FLAGS as _FLAGS
 from arrayx._strict import rule as _rule
 from arrayx._manipulation import broadcast_arrays, broadcast_to, permute_dims, reshape
@@ -145,7 +144,7 @@ cdef tuple _resolve(Array a, object key):
 cdef tuple _offsets(Layout view, list positions, list arrays, object device):
     """Element offsets (int64, one per broadcast index) of the selected sub-blocks."""
     cdef Array first = arrays[0]
-    if device != CPU:
+    if not device.host:
         return _device_offsets(view, positions, arrays, device), first.shape
     cdef int64_t n = first._layout.size
     cdef int64_t shape[1]

@@ -5,6 +5,7 @@ cdef class Storage:
     cdef bint mapped      # raw is a mapping of its own (munmap frees it), not malloc's
     cdef readonly Py_ssize_t nbytes
     cdef readonly object device
+    cdef readonly bint host       # the memory is the CPU's: the CPU's kernels serve it
     cdef readonly object owner
     cdef readonly bint readonly
 

@@ -172,7 +172,7 @@ def device_storage(object address, Py_ssize_t nbytes, object owner, object devic
                    bint readonly=False) -> Storage:
     """A Storage of ``nbytes`` bytes at ``address`` in ``device``'s memory, kept alive by
     ``owner`` (a device backend's allocation, or a DLPack producer's tensor)."""
-    if device.kind == "cpu":
+    if device.host:
         raise ValueError("device_storage takes device memory; CPU memory is wrapped by wrap")
     return wrap(<char*><uintptr_t>address, nbytes, owner, readonly, device)
 
@@ -190,7 +190,7 @@ cdef Storage allocate(Py_ssize_t nbytes, bint zero, object device):
     """A fresh buffer of ``nbytes`` bytes (zero-filled when ``zero``) on ``device``."""
     if nbytes < 0:
         raise ValueError(f"negative buffer size {nbytes}")
-    if device is not CPU and device.kind != "cpu":
+    if device is not CPU and not device.host:
         return _device_allocate(nbytes, zero, device)
     cdef Storage s = Storage.__new__(Storage)
     cdef size_t n = <size_t>nbytes + ALIGN
@@ -234,6 +234,7 @@ cdef Storage _owning(Storage s, void* raw, char* data, size_t capacity, Py_ssize
     s.data = data
     s.nbytes = nbytes
     s.device = device
+    s.host = True
     s.readonly = False
     return s
 
@@ -260,6 +261,7 @@ cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, ob
     s.owner = owner
     s.readonly = readonly
     s.device = device
+    s.host = device is CPU or device.host
     return s
 
 

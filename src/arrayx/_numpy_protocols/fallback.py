@@ -32,20 +32,29 @@ def is_ours(obj: Any) -> bool:
         or type(obj) is np.ndarray
 
 
-def adopt(obj: Any) -> Any:
-    """``obj`` with NumPy arrays and scalars (also inside lists and tuples) as arrayx arrays."""
+def adopt(obj: Any, device: _devices.Device | None = None) -> Any:
+    """``obj`` with NumPy arrays and scalars (also inside lists and tuples) as arrayx arrays
+    on ``device`` (that of the call's arrayx arrays, ``device_of``; None: the default)."""
     if isinstance(obj, (np.ndarray, np.generic)):
-        return _adopt_array(obj, None)
+        return _adopt_array(obj, None, device)
     if isinstance(obj, (list, tuple)):
-        return type(obj)(adopt(o) for o in obj)
+        return type(obj)(adopt(o, device) for o in obj)
     return obj
 
 
-def _adopt_array(value: np.ndarray | np.generic, name: str | None) -> Array:
+def device_of(obj: Any) -> _devices.Device | None:
+    """The device of the first arrayx array in ``obj`` (also inside lists and tuples), where
+    the NumPy operands beside it go; None when it holds none."""
+    arrays = _arrays_in(obj)
+    return arrays[0].device if arrays else None
+
+
+def _adopt_array(value: np.ndarray | np.generic, name: str | None,
+                 device: _devices.Device | None = None) -> Array:
     if value.dtype not in _dtypes.DTYPES:
         what = f"{name} returned" if name else "an operand has"
         raise TypeError(f"{what} the NumPy dtype {value.dtype}, which arrayx does not have")
-    return asarray(value)
+    return asarray(value, device=device)
 
 
 def check_cpu(args: Any, name: str) -> None:

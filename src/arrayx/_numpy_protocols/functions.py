@@ -67,9 +67,10 @@ def array_function(func: Callable, types: tuple, args: tuple, kwargs: dict) -> A
     if adapter is not None:
         if kwargs.get("dtype") is not None:  # NumPy takes Python types (float) as dtypes
             kwargs = {**kwargs, "dtype": np.dtype(kwargs["dtype"])}
+        device = fallback.device_of((args, tuple(kwargs.values())))
         try:
-            result = adapter(*fallback.adopt(args),
-                             **{k: fallback.adopt(v) for k, v in kwargs.items()})
+            result = adapter(*fallback.adopt(args, device),
+                             **{k: fallback.adopt(v, device) for k, v in kwargs.items()})
         except _strict.StrictError:
             raise
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools)

@@ -73,10 +73,11 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     where = kwargs.pop("where", True)
     _check_keywords(kwargs, name)
     result = NotImplemented
+    device = fallback.device_of(inputs)
     if where is True or method == "__call__":
         try:
-            result = _on_arrayx(ufunc, method, fallback.adopt(inputs), dict(kwargs),
-                                fallback.adopt(where))
+            result = _on_arrayx(ufunc, method, fallback.adopt(inputs, device), dict(kwargs),
+                                fallback.adopt(where, device))
         except TypeError:  # arrayx's dtype rules refuse what NumPy's accept (max of bools, ...)
             result = NotImplemented
     if result is NotImplemented:
@@ -85,7 +86,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         return _fall_back(ufunc, method, inputs, kwargs, out, name)
     if out is None:
         return result
-    return _write(result, out, name, fallback.adopt(where))
+    return _write(result, out, name, fallback.adopt(where, device))
 
 
 def _check_keywords(kwargs: dict, name: str) -> None:

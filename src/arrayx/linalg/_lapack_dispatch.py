@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from arrayx import _devices
-from arrayx._devices import CPU
 from arrayx.linalg import _lapack
 from arrayx.linalg._bridge import LinAlgError
 
@@ -25,7 +24,7 @@ def _pick(name: str, checked: bool = True):
     host = getattr(_lapack, name)
 
     def entry(x, *args):
-        if x.device == CPU:
+        if x.device.host:
             return host(x, *args)
         from arrayx._kernels.cuda import library
 

@@ -26,7 +26,6 @@ from arrayx._engine cimport matmul as engine_matmul
 from arrayx._kernels.dtype_codes cimport DT_FLOAT32
 
 from arrayx import _dtypes
-from arrayx._devices import CPU
 from arrayx._elementwise import multiply
 from arrayx._manipulation import reshape
 
@@ -188,7 +187,7 @@ cpdef Array matmul_arrays(Array x1, Array x2):
     cdef int code = promote_codes(x1._code, x2._code)
     cdef Array a = _as_code(x1, code)
     cdef Array b = _as_code(x2, code)
-    if a._storage.device is not CPU:
+    if not a._storage.host:
         found = device_matmul(a._storage, a._layout, b._storage, b._layout, code,
                               _product_shape(x1.shape, x2.shape))
         return wrap(found[0], found[1], code)
