@@ -6,7 +6,9 @@ first use (module ``__getattr__``): ``import arrayx`` does not load BLAS or LAPA
 
 import importlib as _importlib
 
-from arrayx import _dask, _elementwise, _strict, lib
+# The array type loads first: the modules that serve its methods load at its end, and build on
+# the rest of the namespace (see the end of ``_array.pyx``).
+from arrayx import _array, _dask, _elementwise, _strict, lib  # noqa: F401
 from arrayx._array import Array
 from arrayx._creation import (
     arange,

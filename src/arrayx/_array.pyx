@@ -339,8 +339,7 @@ cdef class Array(_Operators):
         if api_version is not None and api_version not in _API_VERSIONS:
             raise ValueError(f"unsupported array API version {api_version!r}; arrayx supports "
                              f"{', '.join(_API_VERSIONS)}")
-        import arrayx
-        return arrayx
+        return _arrayx
 
     def to_device(self, device, /, *, stream=None) -> Array:
         """This array on ``device``: ``self`` when it is there already, else a C-ordered copy.
@@ -615,8 +614,7 @@ cdef class Array(_Operators):
         if type(key) is slice:
             return view(self, slice_first(self._layout, key))
         if _needs_advanced(key):
-            from arrayx._indexing import getitem
-            return getitem(self, key)
+            return _getitem(self, key)
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         return view(self, L)
 
@@ -664,8 +662,7 @@ cdef class Array(_Operators):
         if _needs_advanced(key):
             if not self._writeable:
                 raise ValueError("assignment destination is read-only")
-            from arrayx._indexing import setitem
-            setitem(self, key, value)
+            _setitem(self, key, value)
             return
         cdef Layout L = basic_index(self._layout, _basic_key(key))
         if not self._writeable:
@@ -908,8 +905,7 @@ cdef class Array(_Operators):
         >>> np.from_dlpack(x)
         array([1., 2.])
         """
-        from arrayx._dlpack import export
-        return export(self, stream, max_version, dl_device, copy)
+        return _export(self, stream, max_version, dl_device, copy)
 
     def __dlpack_device__(self) -> tuple:
         """The array's device as DLPack numbers devices: ``(device type, device id)``.
@@ -1048,8 +1044,7 @@ cdef Array assign_source(Array dst, object value):
     elif _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"assigning a {type(value).__name__}", "assignment"))
     else:
-        from arrayx._creation import asarray  # _creation builds on this module
-        v = asarray(value, device=dst._storage.device)
+        v = _asarray(value, device=dst._storage.device)
     _check_assign_dtype(v._code, dst._code)
     return v
 
@@ -1130,8 +1125,7 @@ cdef object inplace_op(int op, Array a, object b):
     elif _is_scalar(b):
         scalar = True
     elif isinstance(b, (np.ndarray, np.generic)):
-        from arrayx._creation import asarray  # a NumPy operand is adopted without a copy
-        y = asarray(b)
+        y = _asarray(b, device=a._storage.device)  # NumPy's memory, adopted without a copy
     else:
         return NotImplemented
     if not a._writeable:
@@ -1189,3 +1183,14 @@ def clip_bound(bound, Array like, str name) -> Array:
                                         of_kind(code, KB_INT | KB_BOOL)):
         raise TypeError(f"{name}: a {type(bound).__name__} bound for a {like.dtype} array")
     return scalar_array(bound, code, like._storage.device)
+
+
+# The modules that serve some of Array's methods (advanced indexing, DLPack, adopting NumPy
+# operands, the namespace) build on this one, so they load once it is complete; the two that
+# stay imported on first use are the ones ``import arrayx`` does not load: ``linalg`` (BLAS and
+# LAPACK, for ``@``) and NumPy's protocols (for NumPy's calls on arrayx arrays).
+import arrayx as _arrayx  # noqa: E402
+from arrayx._creation import asarray as _asarray  # noqa: E402
+from arrayx._dlpack import export as _export  # noqa: E402
+from arrayx._indexing import getitem as _getitem  # noqa: E402
+from arrayx._indexing import setitem as _setitem  # noqa: E402
