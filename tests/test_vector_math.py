@@ -171,3 +171,18 @@ def test_binary_special_values_exact(name: str, dtype: type) -> None:
     zero = want == 0
     np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(want[zero]),
                                   err_msg=f"{name}: sign of zero")
+
+
+@needs_long_double
+def test_float32_log_correctly_rounded_across_its_table() -> None:
+    """float32 log at the AVX-512 level reads 1/c and log(1/c) from a 16-entry table over
+    [0.703125, 1.40625): every float32 of the binades around 1 (each entry's edges and middle,
+    and 1 itself) and a stride through the rest of the range round as the exact logarithm."""
+    near_one = np.arange(0x3F000000, 0x3FC00000, dtype=np.uint32)
+    spread = np.arange(0x00000001, 0x7F800000, 4099, dtype=np.uint32)
+    for bits in (near_one, spread):
+        a = bits.view(np.float32)
+        want = exact(np.log, a).astype(np.float32)
+        got = compute("log", a)
+        bad = np.flatnonzero(got != want)
+        assert bad.size == 0, f"log({a[bad[0]]!r}) = {got[bad[0]]!r}, not {want[bad[0]]!r}"

@@ -143,7 +143,7 @@ VECTOR_MATH = {
 VECTOR_ACCURATE = {
     "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", None),
     "exp": ("exp_accurate", "exp_lean"), "expm1": ("expm1_accurate", None),
-    "log": ("log_accurate", "log_accurate"), "log1p": ("log1p_accurate", None),
+    "log": ("log_accurate", "log_lean"), "log1p": ("log1p_accurate", None),
     "log2": ("log2_accurate", None), "log10": ("log10_accurate", None),
     "sin": ("sin_accurate", "sin_lean"), "sinh": ("sinh_accurate", None),
     "tanh": ("tanh_accurate", "tanh_lean"),

@@ -61,6 +61,9 @@ constexpr double COS_C[] = {0x1.e542ba4020225p-62, -0x1.6827863b97d97p-53,
                             0x1.1eed8eff8d898p-29, -0x1.27e4fb7789f5cp-22,
                             0x1.a01a01a01a01ap-16, -0x1.6c16c16c16c17p-10, 0x1.5555555555555p-5};
 constexpr int LEAN = 4;
+// log1p(r)'s coefficients after r - r^2/2, highest order first: (-1)^(n+1)/n for n = 8..3.
+constexpr double LOG1P_C[] = {-0.125, 0x1.2492492492492p-3, -0x1.5555555555555p-3,
+                              0x1.999999999999ap-3, -0.25, 0x1.5555555555555p-2};
 
 // The polynomial c[from] x^(N-1-from) + ... + c[N-1], by Horner's rule.
 template <int N> inline ax_mvd horner(ax_mvd x, const double (&c)[N], int from = 0) {
@@ -367,6 +370,55 @@ inline ax_mvd tanh_lean(ax_mvd x) {
     const ax_mvd q = -e / (e + 2.0);
     return (ax_mvd)(((ax_mvi)q & 0x7fffffffffffffff) | sign);
 }
+
+#if defined(__AVX512F__)
+// log x for x of float32 (every one a normal double), without log_accurate's division: x = 2^k z
+// with z in [LOG_OFF, 2 LOG_OFF) (LOG_OFF = 0.703125, whose bits put 1 in the middle of a
+// subinterval), the top 4 bits of z's fraction pick c, the middle of z's subinterval (c = 1
+// exactly for the one holding 1, so that log x loses nothing near x = 1), and
+// log x = k ln2 - log(1/c) + log1p(r) for r = z/c - 1, |r| < 2^-5, rounded once by an FMA.
+// log1p(r) to r^8 errs by r^8/9 < 2^-43 relative. The 16 entries of 1/c and log(1/c) (doubles
+// made once, log(1/c) by the C library) fit two vectors each, read by a permute, not a gather.
+constexpr uint64_t LOG_OFF = 0x3fe6800000000000;
+struct log_table {
+    double invc[16], log_invc[16];
+    log_table() {
+        const uint64_t one = 0x3ff0000000000000;
+        for (uint64_t i = 0; i < 16; ++i) {
+            const uint64_t lo = LOG_OFF + (i << 48), hi = lo + (uint64_t{1} << 48);
+            double a, b;
+            std::memcpy(&a, &lo, sizeof a);
+            std::memcpy(&b, &hi, sizeof b);
+            const double c = lo <= one && one < hi ? 1.0 : 0.5 * (a + b);
+            invc[i] = 1.0 / c;
+            log_invc[i] = c == 1.0 ? 0.0 : std::log(invc[i]);
+        }
+    }
+};
+inline const log_table LOG_TABLE{};
+inline ax_mvd lookup16(const double* t, ax_mvi i) {
+    return _mm512_permutex2var_pd(_mm512_loadu_pd(t), (__m512i)i, _mm512_loadu_pd(t + 8));
+}
+inline ax_mvd log_lean(ax_mvd x) {
+    const ax_mvi outside = ~((ax_mvi)(x >= 0x1p-1022) & (ax_mvi)(x <= 0x1.fffffffffffffp1023));
+    const ax_mvu t = (ax_mvu)x - LOG_OFF;
+    const ax_mvi e = (ax_mvi)t >> 52;
+    const ax_mvi i = (ax_mvi)(t >> 48);
+    const ax_mvd z = (ax_mvd)((ax_mvu)x - ((ax_mvu)e << 52));
+    const ax_mvi shift = (ax_mvi)(ax_mvd{} + 0x1.8p52);
+    const ax_mvd k = (ax_mvd)(e + shift) - (ax_mvd)shift;
+    const ax_mvd r = fma_v(z, lookup16(LOG_TABLE.invc, i), ax_mvd{} - 1.0);
+    const ax_mvd q = horner(r, LOG1P_C);
+    const ax_mvd r2 = r * r;
+    const ax_mvd head = fma_v(k, ax_mvd{} + 0x1.62e42fefa39efp-1, -lookup16(LOG_TABLE.log_invc, i));
+    const ax_mvd v = head + fma_v(r2 * r, q, fma_v(r2, ax_mvd{} - 0.5, r));
+    if (any_lane(outside))
+        return log_outside(x, v, outside, [](double u) { return std::log(u); });
+    return v;
+}
+#else
+inline ax_mvd log_lean(ax_mvd x) { return log_accurate(x); }
+#endif
 
 // sin x (COS false) or cos x (COS true) for x of float32, |x| <= 10^5 in vector code.
 template <bool COS> inline ax_mvd sincos_lean(ax_mvd x) {
