@@ -65,6 +65,44 @@ def test_long_rows_sort_as_numpy(kind: str, data: st.DataObject) -> None:
                                   bits(np.take_along_axis(a, order, axis=axis)))
 
 
+def _one_long_row(dtype: str, shape: str, rng: np.random.Generator) -> np.ndarray:
+    n = (1 << 16) + 4099
+    if shape == "spread":
+        a = rng.standard_normal(n) * 10.0 ** rng.integers(-30, 30, n)
+    elif shape == "clustered":  # every key in a few of the split's buckets
+        a = 1.0 + rng.integers(0, 3, n) * 1e-9 + rng.random(n) * 1e-12
+    elif shape == "outlier":  # one bucket would hold nearly all: the whole-row sort
+        a = rng.random(n)
+        a[7] = 1e300
+    else:  # ties, signed zeros and NaNs of both signs
+        a = rng.integers(-3, 4, n).astype(np.float64)
+        a[a == 3] = -0.0
+        a[rng.random(n) < 0.05] = np.nan
+        a[rng.random(n) < 0.05] = -np.nan
+    if np.dtype(dtype).kind in "iu":
+        a = np.nan_to_num(a * 1e6).clip(-2**62, 2**62)
+        a = np.abs(a) if np.dtype(dtype).kind == "u" else a
+    return a.astype(dtype)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("shape", ["spread", "clustered", "outlier", "ties"])
+@pytest.mark.parametrize("dtype", ["float64", "int64", "uint64"])
+def test_one_long_row_sorts_by_buckets_as_numpy(dtype: str, shape: str, threads: int) -> None:
+    # A single row of 8-byte values from 2^16 elements is split by its keys' leading bits and
+    # the buckets sorted apart (on the kernel threads): bit for bit NumPy's stable order.
+    a = _one_long_row(dtype, shape, np.random.default_rng(len(dtype) + len(shape)))
+    before = xp.get_num_threads()
+    xp.set_num_threads(threads)
+    try:
+        for descending in (False, True):
+            want = np.take_along_axis(a, stable_order(a, -1, descending), axis=-1)
+            got = to_np(xp.sort(xp.asarray(a), descending=descending))
+            np.testing.assert_array_equal(bits(got), bits(want))
+    finally:
+        xp.set_num_threads(before)
+
+
 @pytest.mark.parametrize("kind", ["integer", "real_float"])
 @given(data=st.data(), descending=st.booleans())
 def test_long_rows_unstable_sort_orders(kind: str, data: st.DataObject, descending: bool) -> None:

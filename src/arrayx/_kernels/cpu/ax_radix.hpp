@@ -144,6 +144,42 @@ void radix_sort_row(T* row, int64_t n, T* tmp) {
     if (src != row) std::memcpy(row, src, n * sizeof(T));
 }
 
+// A long row's first, most significant pass: its values moved from `row` into `tmp` by the
+// leading SPLIT_BITS bits of their keys' span (key - lowest key), so that bucket b, at
+// tmp[starts[b], starts[b + 1]), holds keys below bucket b + 1's whatever the data's range
+// (the top digit alone would put every float of [2^-8, 1) in one bucket). The buckets then sort
+// apart (sort_bucket), each mostly within the caches and on any thread.
+// Returns the number of buckets, SPLIT_BUCKETS; 0 when every key is the same (nothing moved:
+// the row is sorted); -1 (nothing moved) when one bucket would hold more than half the row,
+// which then takes the whole-row sort.
+constexpr int SPLIT_BITS = 10;
+constexpr int SPLIT_BUCKETS = 1 << SPLIT_BITS;
+template <class T, bool DESC>
+int radix_split_row(const T* row, int64_t n, T* tmp, int64_t* starts) {
+    using K = radix_key_t<T>;
+    K lo = K(~K(0)), hi = K(0);
+    for (int64_t i = 0; i < n; ++i) {
+        const K key = radix_key<T, DESC>(row[i]);
+        lo = key < lo ? key : lo;
+        hi = key > hi ? key : hi;
+    }
+    if (lo == hi) return 0;
+    int shift = 0;
+    while (shift < 8 * int(sizeof(K)) && (K(hi - lo) >> shift) >= K(SPLIT_BUCKETS)) ++shift;
+    std::fill(starts, starts + SPLIT_BUCKETS + 1, int64_t(0));
+    for (int64_t i = 0; i < n; ++i) ++starts[(radix_key<T, DESC>(row[i]) - lo) >> shift];
+    if (*std::max_element(starts, starts + SPLIT_BUCKETS) > n / 2) return -1;
+    int64_t sum = 0;
+    for (int b = 0; b <= SPLIT_BUCKETS; ++b) sum += std::exchange(starts[b], sum);
+    int64_t pos[SPLIT_BUCKETS];
+    std::copy(starts, starts + SPLIT_BUCKETS, pos);
+    for (int64_t i = 0; i < n; ++i) {
+        const T v = row[i];
+        tmp[pos[(radix_key<T, DESC>(v) - lo) >> shift]++] = v;
+    }
+    return SPLIT_BUCKETS;
+}
+
 // One pass of the argsort: (key, index) pairs moved into their buckets of digit `p`. The first
 // pass reads the keys from the values and the indices 0..n-1; the last writes no keys.
 template <class T, bool DESC, bool FIRST, bool LAST>

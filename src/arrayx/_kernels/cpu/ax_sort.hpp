@@ -61,6 +61,35 @@ inline void argsort_bool_rows(const char* data, int64_t* out, int64_t rows, int6
     }
 }
 
+// One bucket of radix_split_row: the m values at `from` sorted into `to` (`from` is scratch).
+template <class T>
+void sort_bucket(char* from_, char* to_, int64_t m, bool desc) {
+    if constexpr (radix_sortable_v<T>) {
+        T* from = reinterpret_cast<T*>(from_);
+        T* to = reinterpret_cast<T*>(to_);
+        if (m >= RADIX_MIN_N) {
+            if (desc) radix_sort_row<T, true>(from, m, to);
+            else radix_sort_row<T, false>(from, m, to);
+        } else {
+            compare_sort_rows<T>(from_, 1, m, desc, true);
+        }
+        std::memcpy(to, from, m * sizeof(T));
+    }
+}
+
+// radix_split_row for a row of integers or real floats (the only dtypes it is called for).
+template <class T>
+int split_row(const char* row, int64_t n, bool desc, char* tmp, int64_t* starts) {
+    if constexpr (radix_sortable_v<T> && !std::is_same_v<T, bool8>) {
+        const T* r = reinterpret_cast<const T*>(row);
+        T* t = reinterpret_cast<T*>(tmp);
+        return desc ? radix_split_row<T, true>(r, n, t, starts)
+                    : radix_split_row<T, false>(r, n, t, starts);
+    } else {
+        return 0;
+    }
+}
+
 template <class T, bool DESC>
 void radix_sort_rows(T* data, int64_t rows, int64_t n, T* tmp) {
     for (int64_t r = 0; r < rows; ++r) radix_sort_row<T, DESC>(data + r * n, n, tmp);
@@ -270,6 +299,8 @@ int64_t scatter_add_1d(const char* values_, const int64_t* idx, int64_t m, int64
 
 using sort_fn = void (*)(char*, int64_t, int64_t, bool, bool);
 using argsort_fn = void (*)(const char*, int64_t*, int64_t, int64_t, bool, bool);
+using split_fn = int (*)(const char*, int64_t, bool, char*, int64_t*);
+using bucket_fn = void (*)(char*, char*, int64_t, bool);
 using gather_fn = void (*)(const char*, const int64_t*, int64_t, char*);
 using scatter_add_fn = int64_t (*)(const char*, const int64_t*, int64_t, int64_t, char*);
 using run_starts_fn = int64_t (*)(const char*, int64_t, int64_t*);
@@ -296,7 +327,13 @@ struct SortTables {
     };
     struct S { template <int C> static sort_fn make() { return &sort_rows<T_<C>>; } };
     struct A { template <int C> static argsort_fn make() { return &argsort_rows<T_<C>>; } };
+    split_fn split[NCODES];
+    struct P { template <int C> static split_fn make() { return &split_row<T_<C>>; } };
+    bucket_fn bucket[NCODES];
+    struct B { template <int C> static bucket_fn make() { return &sort_bucket<T_<C>>; } };
     SortTables() {
+        fill_table<P>(split);
+        fill_table<B>(bucket);
         fill_table<S>(sort);
         fill_table<A>(argsort);
         fill_table<Q>(searchsorted);
@@ -313,6 +350,8 @@ inline const SortTables& sort_tables() {
 }
 inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
 inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
+inline split_fn split_kernel(int code) { return sort_tables().split[code]; }
+inline bucket_fn bucket_kernel(int code) { return sort_tables().bucket[code]; }
 inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
 inline gather_fn gather_kernel(int code) { return sort_tables().gather[code]; }
 inline scatter_add_fn scatter_add_kernel(int code) { return sort_tables().scatter_add[code]; }
