@@ -770,6 +770,15 @@ def test_mixing_devices_raises():
         xp.where(c > 1, g, g)
     with pytest.raises(ValueError):
         g += c
+    # Index, table and sorted arrays of another device: refused too, not read across.
+    i = xp.asarray([0, 1], device="cpu")
+    for fn in (lambda: xp.take(g, i), lambda: g[i], lambda: g[c > 1],
+               lambda: g.__setitem__(i, 1.0), lambda: xp.searchsorted(g, c),
+               lambda: xp.isin(g, c), lambda: xp.take_along_axis(g, i, axis=0),
+               lambda: xp.concat([g, c]), lambda: g @ c):
+        with pytest.raises(ValueError):
+            fn()
+    assert host(g).tolist() == [3.0, 4.0]
 
 
 @pytest.mark.parametrize("name", ["cuda:7", "gpu"])

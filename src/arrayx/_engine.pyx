@@ -863,8 +863,8 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     cdef Layout centre = _spread(l, cl, axes)
     cdef Fresh r
     cdef Storage d
+    same_device(s, cs, "var")
     if not s.host:
-        same_device(s, cs, "var")
         d = binary(OP_SUBTRACT, s, l, code, cs, centre, code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
         d = binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r)
@@ -1044,8 +1044,8 @@ cdef int argsort_rows(Storage s, Layout l, int code, Storage out, bint desc,
                       bint stable) except -1:
     """The sorting permutation of each row of the C-contiguous ``l`` into int64 ``out``."""
     cdef int64_t rows = lane_count(l), n = lane_length(l)
+    same_device(s, out, "argsort")
     if not s.host:
-        same_device(s, out, "argsort")
         _devices.backend(s.device).argsort_rows(code, <uintptr_t>at(s, l, code),
                                                 <uintptr_t>out.data, rows, n, desc)
         return 0
@@ -1080,8 +1080,8 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
 
     Raises IndexError when ``sorter`` holds an index outside ``[0, n)``.
     """
+    same_device(s, v, "searchsorted")
     if not s.host:
-        same_device(s, v, "searchsorted")
         _devices.backend(s.device).searchsorted(
             code, <uintptr_t>s.data, n, None if sorter is None else <uintptr_t>sorter.data,
             <uintptr_t>v.data, m, right, <uintptr_t>out.data)
@@ -1138,8 +1138,8 @@ cdef int run_labels(Storage order, Storage starts, int64_t groups, int64_t n,
 cdef int isin(Storage table, int64_t n, Storage values, int64_t m, int code, bint invert,
               Storage out) except -1:
     """Whether each of the ``m`` values occurs among the ``n`` sorted ones of ``table``."""
+    same_device(table, values, "isin")
     if not table.host:
-        same_device(table, values, "isin")
         _devices.backend(table.device).isin(code, <uintptr_t>table.data, n,
                                             <uintptr_t>values.data, m, invert,
                                             <uintptr_t>out.data)
@@ -1168,8 +1168,8 @@ cdef int nonzero(Storage mask, Layout l, int64_t count, list outs) except -1:
 
 cdef int gather(Storage src, int code, Storage idx, int64_t m, Storage out) except -1:
     """``out[i] = src[idx[i]]`` for ``i < m`` (1-D contiguous; the indices are trusted)."""
+    same_device(src, idx, "gather")
     if not src.host:
-        same_device(src, idx, "gather")
         _devices.backend(src.device).gather(code, <uintptr_t>src.data,
                                             src.nbytes // ITEMSIZE[code], <uintptr_t>idx.data,
                                             m, <uintptr_t>out.data)
@@ -1183,8 +1183,8 @@ cdef int64_t scatter_add(Storage values, int code, Storage idx, int64_t m, Stora
                          int64_t n) except -2:
     """``out[idx[i]] += values[i]`` for ``i < m`` (1-D contiguous; ``out`` has ``n``
     elements): the first ``i`` whose index is out of range, or -1."""
+    same_device(values, idx, "scatter_add")
     if not values.host:
-        same_device(values, idx, "scatter_add")
         return _devices.backend(values.device).scatter_add(
             code, <uintptr_t>values.data, <uintptr_t>idx.data, m, <uintptr_t>out.data, n)
     cdef int64_t bad
@@ -1197,8 +1197,8 @@ cdef int64_t take(Storage s, Layout l, int code, Storage idx, Layout il,
                   Storage out) except -2:
     """``out[i] = x[idx[i]]`` along the 1-D ``l``, each int64 index checked: the first
     position whose index is out of range, or -1."""
+    same_device(s, idx, "take")
     if not s.host:
-        same_device(s, idx, "take")
         return _devices.backend(s.device).take(
             code, <uintptr_t>at(s, l, code), l.shape_[0], l.strides_[0],
             <uintptr_t>idx.data + il.offset * 8, il.size, <uintptr_t>out.data)
@@ -1215,8 +1215,8 @@ cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
                        const int64_t* rshape, const int64_t* rstrides, Storage out) except -1:
     """The ``nb`` strided blocks (``rshape``, ``rstrides``) at the int64 element offsets
     ``offs`` of ``src``, packed into the C-contiguous ``out``."""
+    same_device(src, offs, "gather")
     if not src.host:
-        same_device(src, offs, "gather")
         _devices.backend(src.device).gather_blocks(
             code, <uintptr_t>src.data, src.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
             [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
@@ -1232,8 +1232,8 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
                         const int64_t* rshape, const int64_t* rstrides,
                         Storage values) except -1:
     """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
+    same_device(dst, values, "setitem")
     if not dst.host:
-        same_device(dst, values, "setitem")
         _devices.backend(dst.device).scatter_blocks(
             code, <uintptr_t>dst.data, dst.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
             [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
@@ -1261,8 +1261,8 @@ cdef int compress_rows(Storage src, Layout l, int code, Storage mask, Layout ml,
                        int64_t row, Storage out) except -1:
     """The rows (``row`` elements each) of the C-contiguous ``l`` where the bool ``ml`` is
     true, packed into ``out``, which has room for one row more than selected."""
+    same_device(src, mask, "indexing")
     if not src.host:
-        same_device(src, mask, "indexing")
         _devices.backend(src.device).compress_rows(code, <uintptr_t>at(src, l, code),
                                                    <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
                                                    row, <uintptr_t>out.data)
@@ -1279,8 +1279,8 @@ cdef int expand_rows(Storage dst, Layout l, int code, Storage mask, Layout ml, i
                      Storage values, bint repeat) except -1:
     """The rows of the C-contiguous ``values`` written over the rows of ``l`` where the bool
     ``ml`` is true (its one row over each of them with ``repeat``)."""
+    same_device(dst, mask, "setitem")
     if not dst.host:
-        same_device(dst, mask, "setitem")
         _devices.backend(dst.device).expand_rows(code, <uintptr_t>at(dst, l, code),
                                                  <uintptr_t>at(mask, ml, DT_BOOL), ml.size,
                                                  row, <uintptr_t>values.data, repeat)

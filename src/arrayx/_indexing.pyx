@@ -29,15 +29,21 @@ from arrayx._statistical import max as _max
 __all__ = ["scatter_add", "take", "take_along_axis"]
 
 
-cdef object _as_index(object k):
-    """``k`` as an index: an int, a bool, or an integer or boolean arrayx array."""
+cdef object _as_index(object k, object device):
+    """``k`` as an index: an int, a bool, or an integer or boolean arrayx array (a sequence or
+    NumPy array made one on ``device``, the indexed array's; ValueError for an arrayx array on
+    another)."""
     from arrayx._creation import asarray
     if isinstance(k, (bool, int, slice)) or k is None or k is Ellipsis:
         return k
+    if isinstance(k, Array) and (<Array>k)._storage.device != device:
+        raise ValueError(f"indexing: an array on {device} indexed by an array on "
+                         f"{(<Array>k)._storage.device}; move one with to_device first")
     try:
         # An empty sequence selects nothing along its axis: an empty integer index (NumPy).
         a = k if isinstance(k, Array) else asarray(
-            k, dtype="int64" if isinstance(k, (list, tuple)) and len(k) == 0 else None)
+            k, dtype="int64" if isinstance(k, (list, tuple)) and len(k) == 0 else None,
+            device=device)
     except OverflowError:
         raise IndexError(f"an index in {k!r} is out of bounds for any array") from None
     except TypeError:
@@ -73,7 +79,8 @@ cdef tuple _resolve(Array a, object key):
     a 0-d one, a bool a new unit axis indexed by ``[0]`` (True) or ``[]`` (False).
     """
     from arrayx._creation import asarray, zeros
-    items = [_as_index(k) for k in (key if isinstance(key, tuple) else (key,))]
+    device = a._storage.device
+    items = [_as_index(k, device) for k in (key if isinstance(key, tuple) else (key,))]
     cdef int ndim = a._layout.ndim
     consumed = 0
     for k in items:
@@ -99,7 +106,7 @@ cdef tuple _resolve(Array a, object key):
         elif isinstance(k, bool):
             positions.append(len(basic))
             basic.append(None)
-            arrays.append(zeros(int(k), dtype="int64"))
+            arrays.append(zeros(int(k), dtype="int64", device=device))
         elif isinstance(k, int):
             # Checked here, as NumPy does: when the selection is empty no offset is computed.
             if not -a.shape[dim] <= k < a.shape[dim]:
@@ -107,7 +114,7 @@ cdef tuple _resolve(Array a, object key):
                                  f"{a.shape[dim]}")
             positions.append(len(basic))
             basic.append(slice(None))
-            arrays.append(asarray(k, dtype="int64"))
+            arrays.append(asarray(k, dtype="int64", device=device))
             dim += 1
         elif isinstance(k, Array) and (<Array>k)._code == DT_BOOL:
             for i in range((<Array>k)._layout.ndim):
