@@ -41,6 +41,7 @@ cdef object read_scalar(const char* ptr, int code)
 cdef object read_element(Storage s, int64_t offset, int code)
 cdef int write_element(Storage s, int64_t offset, int code, object value) except -1
 cdef int transfer(Storage src, int64_t skip, Storage dst, int64_t nbytes) except -1
+cdef int same_device(Storage a, Storage b, str what) except -1
 cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1,
               int c1) except -1
 cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,

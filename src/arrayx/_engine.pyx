@@ -408,7 +408,7 @@ cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_
 # CPU runs a kernel from its tables, another device's backend (``_devices.backend``) runs its
 # own, keyed by kind, op name and dtype codes.
 
-cdef inline int same_device(Storage a, Storage b, str what) except -1:
+cdef int same_device(Storage a, Storage b, str what) except -1:
     if a.device is not b.device and a.device != b.device:
         raise ValueError(f"{what}: arrays on {a.device} and {b.device}; move one with "
                          f"to_device first")

@@ -11,8 +11,9 @@ from libc.stdint cimport INT64_MAX, int64_t
 from arrayx._array cimport Array, assign_source, contiguous_copy, new_array, wrap
 from arrayx._core.arguments cimport normalize_axis, parse_shape
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous
+from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
-    compress_rows, count_true, expand_rows, gather_blocks, scatter_blocks,
+    compress_rows, count_true, expand_rows, gather_blocks, same_device, scatter_blocks,
 )
 from arrayx._engine cimport scatter_add as engine_scatter_add
 from arrayx._engine cimport take as engine_take
@@ -29,21 +30,20 @@ from arrayx._statistical import max as _max
 __all__ = ["scatter_add", "take", "take_along_axis"]
 
 
-cdef object _as_index(object k, object device):
+cdef object _as_index(object k, Storage indexed):
     """``k`` as an index: an int, a bool, or an integer or boolean arrayx array (a sequence or
-    NumPy array made one on ``device``, the indexed array's; ValueError for an arrayx array on
-    another)."""
+    NumPy array made one on the device of ``indexed``, the indexed array's memory; ValueError
+    for an arrayx array on another)."""
     from arrayx._creation import asarray
     if isinstance(k, (bool, int, slice)) or k is None or k is Ellipsis:
         return k
-    if isinstance(k, Array) and (<Array>k)._storage.device != device:
-        raise ValueError(f"indexing: an array on {device} indexed by an array on "
-                         f"{(<Array>k)._storage.device}; move one with to_device first")
+    if isinstance(k, Array):
+        same_device(indexed, (<Array>k)._storage, "indexing")
     try:
         # An empty sequence selects nothing along its axis: an empty integer index (NumPy).
         a = k if isinstance(k, Array) else asarray(
             k, dtype="int64" if isinstance(k, (list, tuple)) and len(k) == 0 else None,
-            device=device)
+            device=indexed.device)
     except OverflowError:
         raise IndexError(f"an index in {k!r} is out of bounds for any array") from None
     except TypeError:
@@ -80,7 +80,7 @@ cdef tuple _resolve(Array a, object key):
     """
     from arrayx._creation import asarray, zeros
     device = a._storage.device
-    items = [_as_index(k, device) for k in (key if isinstance(key, tuple) else (key,))]
+    items = [_as_index(k, a._storage) for k in (key if isinstance(key, tuple) else (key,))]
     cdef int ndim = a._layout.ndim
     consumed = 0
     for k in items:

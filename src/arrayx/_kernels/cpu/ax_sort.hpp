@@ -77,7 +77,8 @@ void sort_bucket(char* from_, char* to_, int64_t m, bool desc) {
     }
 }
 
-// radix_split_row for a row of integers or real floats (the only dtypes it is called for).
+// radix_split_row for a row of integers or real floats; -1 (not split: the whole-row sort) for
+// the other dtypes, which the backend does not send here.
 template <class T>
 int split_row(const char* row, int64_t n, bool desc, char* tmp, int64_t* starts) {
     if constexpr (radix_sortable_v<T> && !std::is_same_v<T, bool8>) {
@@ -86,7 +87,7 @@ int split_row(const char* row, int64_t n, bool desc, char* tmp, int64_t* starts)
         return desc ? radix_split_row<T, true>(r, n, t, starts)
                     : radix_split_row<T, false>(r, n, t, starts);
     } else {
-        return 0;
+        return -1;
     }
 }
 

@@ -86,7 +86,7 @@ cdef struct BucketsJob:
     char* source
     char* target
     int64_t itemsize
-    int64_t starts[1025]  # SPLIT_BUCKETS + 1
+    int64_t starts[K.SPLIT_BUCKETS + 1]
     bint desc
 
 
@@ -99,9 +99,9 @@ cdef void bucket_part(void* ctx, int64_t b) noexcept nogil:
 
 
 cdef bint sort_long_row(int code, int itemsize, char* data, int64_t n, bint desc) noexcept nogil:
-    """Sort one long row of integers or real floats through the buckets of its leading digit
-    (``radix_split_row``), the buckets over the kernel threads; False (nothing done) without
-    memory for the scratch row, or when one bucket would hold most of the row."""
+    """Sort one long row of integers or real floats through the buckets of its keys' leading
+    bits (``radix_split_row``), the buckets over the kernel threads; False (nothing done)
+    without memory for the scratch row, or when one bucket would hold most of the row."""
     cdef BucketsJob job
     cdef char* tmp = <char*>malloc(n * itemsize)
     if tmp == NULL:

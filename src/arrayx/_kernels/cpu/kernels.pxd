@@ -29,6 +29,7 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     ctypedef int (*split_fn)(const char* row, int64_t n, bint desc, char* tmp, int64_t* starts)
     ctypedef void (*bucket_fn)(char* source, char* target, int64_t m, bint desc)
     split_fn split_kernel(int code)
+    enum: SPLIT_BUCKETS  # ax_radix.hpp's bucket count of a split
     bucket_fn bucket_kernel(int code)
     ctypedef void (*searchsorted_fn)(const char* sorted, int64_t n, const int64_t* sorter,
                                      const char* values, int64_t m, bint right, int64_t* out)
