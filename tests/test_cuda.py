@@ -236,6 +236,27 @@ def test_devices_in_strict_mode_only():
         xp.zeros(2, device="test:2")
 
 
+def test_every_device_has_a_backend_object():
+    """FFT and LAPACK reach their library through the device's backend object: the CPU's for
+    the CPU and the test devices, the GPU's for cuda:N; results stay on the input's device."""
+    from arrayx import _devices, _host_backend
+
+    for name in ("cpu", "test:0", "test:1"):
+        assert isinstance(_devices.backend(_devices.parse(name)), _host_backend.HostBackend)
+    be = _devices.backend(_devices.parse(DEV))
+    assert callable(be.fft) and callable(be.lapack)
+    data = np.random.default_rng(5).standard_normal((4, 4))
+    a = xp.asarray(data, device=DEV)
+    spectrum = be.fft("fft", a, n=None, axis=-1, norm="backward")
+    assert spectrum.device == DEV
+    np.testing.assert_allclose(np.asarray(spectrum.to_device("cpu")), np.fft.fft(data),
+                               rtol=1e-12, atol=1e-12)
+    inverse = be.lapack("inv")(a)
+    assert inverse.device == DEV
+    np.testing.assert_allclose(np.asarray(inverse.to_device("cpu")), np.linalg.inv(data),
+                               rtol=1e-10, atol=1e-10)
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int32", "uint64", "float32", "complex128"])
 @pytest.mark.parametrize("shape", [(), (0,), (3, 4), (2, 1, 5)])
 def test_creation(dtype, shape):

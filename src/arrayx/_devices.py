@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 
 __all__ = ["CPU", "TEST", "Device", "as_device", "available", "backend", "default_device",
-           "register_backend", "set_default_device"]
+           "register_backend", "register_host", "set_default_device"]
 
 
 class Device:
@@ -100,9 +100,13 @@ def parse(name: str) -> Device:
 _available: tuple[Device, ...] | None = None
 # The backend of each device kind that is not the CPU's memory, by kind: ``lookup(index)``
 # gives the backend object of one device of that kind (``arrayx._kernels.cuda.runtime``'s
-# ``Backend`` for cuda). The CPU and the test devices have none here: the engine calls the CPU
-# backend's kernels directly for every storage in the CPU's memory (``Storage.host``).
+# ``Backend`` for cuda).
 _BACKENDS: dict[str, Callable[[int], object]] = {}
+# The CPU backend's object, for the CPU and the test devices: its library entries (``fft``,
+# ``lapack``; ``arrayx._host_backend``, which registers it). The engine does not ask for it:
+# it calls the CPU backend's kernels directly for every storage in the CPU's memory
+# (``Storage.host``), where a Python-level call would cost more than a small kernel.
+_HOST: object = None
 
 
 def available() -> tuple[Device, ...]:
@@ -136,18 +140,25 @@ def register_backend(kind: str, count: int, lookup: Callable[[int], object]) -> 
     _available = (CPU, *(Device(kind, i) for i in range(count)))
 
 
+def register_host(host: object) -> None:
+    """Make ``host`` the backend object of the devices in the CPU's memory (the CPU and the
+    test devices): ``arrayx._host_backend.HostBackend``."""
+    global _HOST
+    _HOST = host
+
+
 def backend(device: Device) -> object:
-    """The backend object of ``device``, whose memory is not the CPU's (a GPU's:
-    ``arrayx._kernels.cuda.runtime.Backend``).
+    """The backend object of ``device``: the CPU backend's (``HostBackend``) for the CPU and
+    the test devices, a GPU's ``arrayx._kernels.cuda.runtime.Backend`` for ``cuda:N``.
 
     Raises
     ------
     ValueError
-        If ``device`` is not available here, or is served by the CPU's kernels.
+        If ``device`` is not available here.
     """
     _check(device)
     if device.host:
-        raise ValueError(f"{device} is served by the CPU's kernels, not a device backend")
+        return _HOST
     return _BACKENDS[device.kind](device.index)
 
 

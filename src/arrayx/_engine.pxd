@@ -7,10 +7,7 @@ from arrayx._kernels.cpu.backend cimport (  # the CPU's LAPACK, for linalg's loo
 )
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn
 from arrayx._kernels.dtype_codes cimport NDTYPES
-from arrayx._kernels.plans cimport (
-    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, PLAN_MAXDIM, Mat,
-    MatmulPlan,
-)
+from arrayx._kernels.plans cimport MATMUL_BLOCKED, MATMUL_GEMV, MatmulPlan
 
 cdef int ITEMSIZE[NDTYPES]
 
@@ -98,6 +95,4 @@ cdef int progression(Storage out, int code, int64_t n, double complex start,
 cdef int int_progression(Storage out, int code, int64_t n, int64_t start,
                          int64_t step) except -1
 cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower) except -1
-cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1
-cdef tuple device_matmul(Storage sa, Layout la, Storage sb, Layout lb, int code,
-                         tuple shape)
+cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layout ol)

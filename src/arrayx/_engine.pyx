@@ -592,8 +592,8 @@ cdef int binary_code(int op, int ca, int cb) except -1:
 
 
 cdef inline int check_devices(int op, Storage a, Storage b) except -1:
-    if a.device is not b.device and a.device != b.device:
-        raise ValueError(f"{BINARY_NAMES[op]}: operands on {a.device} and {b.device}")
+    if a.device is not b.device:
+        same_device(a, b, BINARY_NAMES[op])
     return 0
 
 
@@ -749,8 +749,8 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     code)`` of a fresh result in the inputs' memory order."""
     if cc != 0:
         raise TypeError(f"where's condition must be bool, not {_dtypes.DTYPES[cc]}")
-    if not (sc.device == sx.device == sy.device):
-        raise ValueError("where: operands on different devices")
+    same_device(sc, sx, "where")
+    same_device(sc, sy, "where")
     cdef int code = PROMOTE[cx][cy]
     cdef PyObject* ls[3]
     cdef char* data[3]
@@ -1003,18 +1003,10 @@ cdef tuple _device_scan(int op, Storage s, Layout l, int code, int acc, int axis
 
 
 # --- Lane, set, gather, fill and product entries -------------------------------------------
-# Each entry checks which backend serves its operands' device and calls it; the section
-# modules say what to compute (dtype codes, counts, C-ordered buffers) and never call a kernel
-# themselves. Only the CPU backend exists so far; the CUDA one goes beside it here.
-cdef inline int backend(Storage s) except -1:
-    """The backend for ``s``'s device: 0, the CPU's; TypeError for a device whose backend
-    lacks the entry (the caller's work stays undone, never runs on the host)."""
-    if s.host:
-        return 0
-    raise TypeError(f"this operation has no kernels for arrays on {s.device} yet; "
-                    f"call to_device('cpu') first")
-
-
+# Each entry checks which backend serves its operands' device and calls it: the CPU
+# backend's cdef function for a storage in the CPU's memory, the device's backend object
+# (``_devices.backend``) otherwise. The section modules say what to compute (dtype codes,
+# counts, C-ordered buffers) and never call a kernel themselves.
 cdef inline char* at(Storage s, Layout l, int code) noexcept:
     return s.data + l.offset * ITEMSIZE[code]
 
@@ -1343,31 +1335,50 @@ cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower
     return 0
 
 
-cdef tuple device_matmul(Storage sa, Layout la, Storage sb, Layout lb, int code,
-                         tuple shape):
-    """``a @ b`` (both of dtype ``code``) on their device into a fresh C-ordered result of
-    ``shape``; returns ``(storage, layout)``."""
+cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layout ol):
+    """``a @ b`` (both of dtype ``code``, shapes that align and broadcast) into a fresh
+    buffer for the C-contiguous layout ``ol`` of the product. The CPU backend plans the
+    product (``plan_matmul``: BLAS routine or blocked kernel) and names the operands it cannot
+    read as they lie, which are copied C-contiguous first; another device's backend takes the
+    operands as they are."""
     same_device(sa, sb, "matmul")
-    cdef int64_t dims[MAXDIM]
-    cdef int i
-    for i in range(len(shape)):
-        dims[i] = shape[i]
-    cdef Layout ol = contiguous(len(shape), dims)
-    cdef Storage o = allocate(ol, code, sa.device)
-    if ol.size:
-        _devices.backend(sa.device).matmul(
-            code, (<uintptr_t>at(sa, la, code), la.shape, la.strides),
-            (<uintptr_t>at(sb, lb, code), lb.shape, lb.strides),
-            (<uintptr_t>o.data, ol.shape, ol.strides))
-    return o, ol
-
-
-cdef int matmul(MatmulPlan* plan, int code, Storage out) except -1:
-    """The product ``plan`` describes, into the C-contiguous ``out`` (dtype ``code``)."""
-    backend(out)
-    if plan.how != MATMUL_BLOCKED:
-        cpu.load_blas()
+    cdef Storage o
+    if not sa.host:
+        o = allocate(ol, code, sa.device)
+        if ol.size:
+            _devices.backend(sa.device).matmul(
+                code, (<uintptr_t>at(sa, la, code), la.shape, la.strides),
+                (<uintptr_t>at(sb, lb, code), lb.shape, lb.strides),
+                (<uintptr_t>o.data, ol.shape, ol.strides))
+        return o
+    cdef MatmulPlan p
     cdef int isz = ITEMSIZE[code]
+    cdef int copy = cpu.plan_matmul(&p, code, isz, at(sa, la, code), la.ndim, la.shape_,
+                                    la.strides_, at(sb, lb, code), lb.ndim, lb.shape_,
+                                    lb.strides_)
+    if copy:
+        if copy & 1:
+            sa, la = _c_copy(sa, la, code)
+        if copy & 2:
+            sb, lb = _c_copy(sb, lb, code)
+        cpu.plan_matmul(&p, code, isz, at(sa, la, code), la.ndim, la.shape_, la.strides_,
+                        at(sb, lb, code), lb.ndim, lb.shape_, lb.strides_)
+    # gemv's output is zeroed first: a BLAS may compute beta * y with beta = 0 rather than
+    # overwrite y, which would keep a NaN that uninitialised memory holds.
+    o = allocate(ol, code, sa.device,
+                 p.how == MATMUL_BLOCKED or p.how == MATMUL_GEMV or p.k == 0)
+    if ol.size == 0 or p.k == 0:
+        return o
+    if p.how != MATMUL_BLOCKED:
+        cpu.load_blas()
     with nogil:
-        cpu.matmul(code, isz, plan, out.data)
-    return 0
+        cpu.matmul(code, isz, &p, o.data)
+    return o
+
+
+cdef tuple _c_copy(Storage s, Layout l, int code):
+    """``s`` seen through ``l`` copied to a fresh C-contiguous buffer."""
+    cdef Layout cl = contiguous(l.ndim, l.shape_)
+    cdef Storage t = allocate(cl, code, s.device)
+    _run_cast(s, l, code, t, cl, code)
+    return t, cl

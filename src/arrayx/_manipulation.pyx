@@ -7,7 +7,7 @@ from libc.stdint cimport INT64_MAX, int64_t
 from arrayx._array cimport Array, as_array, code_of, contiguous_copy, new_array, wrap
 from arrayx._core.arguments cimport as_items, normalize_axis, normalized_axes, parse_shape
 from arrayx._core.layout cimport MAXDIM, Layout, add_extent, contiguous, new_layout
-from arrayx._engine cimport ITEMSIZE, copy_cast
+from arrayx._engine cimport ITEMSIZE, copy_cast, same_device
 from arrayx._core.layout cimport broadcast_shapes as layout_broadcast_shapes
 from arrayx._core.layout cimport broadcast_to as layout_broadcast_to
 from arrayx._core.layout cimport expand_dims as layout_expand_dims
@@ -497,8 +497,7 @@ def concat(arrays, /, *, axis=0) -> Array:
     cdef int64_t shape[MAXDIM]
     cdef int64_t total = 0, start = 0
     for p in parts:
-        if p._storage.device != first._storage.device:
-            raise ValueError("concat: arrays on different devices")
+        same_device(p._storage, first._storage, "concat")
         if p._layout.ndim != n:
             raise ValueError(f"concat: shapes {first.shape} and {p.shape} differ in rank")
         for i in range(n):

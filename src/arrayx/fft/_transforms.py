@@ -1,5 +1,7 @@
-"""The discrete Fourier transforms: pocketfft (``numpy.fft``) on zero-copy views of arrayx
-memory, the results adopted back without a copy. Single precision stays single precision.
+"""The discrete Fourier transforms: the arguments checked here, the transform run by the
+library of the input's device (``_devices.backend(device).fft``): on the CPU pocketfft
+(``numpy.fft``) on zero-copy views of arrayx memory, the results adopted back without a copy
+(``_host_backend``); on a GPU cuFFT. Single precision stays single precision.
 """
 
 from __future__ import annotations
@@ -7,22 +9,17 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
-import numpy as np
-
-from arrayx._array import Array, on_host_device
-from arrayx._creation import asarray
+from arrayx import _host_backend  # noqa: F401  (registers the CPU's FFT and LAPACK)
+from arrayx._array import Array
 from arrayx._data_type_functions import astype, isdtype
-from arrayx._devices import CPU
+from arrayx._devices import backend
 from arrayx._dtypes import complex64, complex128, float32
-from arrayx.fft import _four_step
 
 __all__ = [
     "fft", "fftn", "hfft", "ifft", "ifftn", "ihfft", "irfft", "irfftn", "rfft", "rfftn",
 ]
 
 _NORMS = ("backward", "ortho", "forward")
-# The transforms that a long 1-D input runs by the four-step algorithm (``_four_step``).
-_FOUR_STEP = (np.fft.fft, np.fft.ifft)
 
 
 def _input(x: object, name: str, real: bool) -> Array:
@@ -59,26 +56,10 @@ def _length(n: int | None, name: str) -> int | None:
     return n
 
 
-def _run(fn, a: Array, **kwargs: object) -> Array:
-    """``numpy.fft``'s ``fn`` on the CPU (and a test device); on a GPU, its library's
-    namesake."""
-    if not a.device.host:
-        from arrayx._kernels.cuda import library
-
-        return library.fft(fn.__name__, a, **kwargs)
-    out = asarray(fn(np.asarray(on_host_device(a, CPU)), **kwargs), device=CPU)
-    return on_host_device(out, a.device)
-
-
-def _one(fn, name: str, real: bool, x, n, axis, norm) -> Array:
+def _one(name: str, real: bool, x, n, axis, norm) -> Array:
     a = _input(x, name, real)
-    n, axis, norm = _length(n, name), operator.index(axis), _norm(norm, name)
-    if (fn in _FOUR_STEP and a.ndim == 1 and n in (None, a.shape[0]) and axis in (0, -1)
-            and a.device == CPU):
-        out = _four_step.transform(a, fn is np.fft.ifft, norm)
-        if out is not None:
-            return out
-    return _run(fn, a, n=n, axis=axis, norm=norm)
+    return backend(a.device).fft(name, a, n=_length(n, name), axis=operator.index(axis),
+                                 norm=_norm(norm, name))
 
 
 def _s_axes(a: Array, s: Sequence[int] | None, axes: Sequence[int] | None,
@@ -97,10 +78,10 @@ def _s_axes(a: Array, s: Sequence[int] | None, axes: Sequence[int] | None,
     return s, axes
 
 
-def _many(fn, name: str, real: bool, x, s, axes, norm) -> Array:
+def _many(name: str, real: bool, x, s, axes, norm) -> Array:
     a = _input(x, name, real)
     s, axes = _s_axes(a, s, axes, name)
-    return _run(fn, a, s=s, axes=axes, norm=_norm(norm, name))
+    return backend(a.device).fft(name, a, s=s, axes=axes, norm=_norm(norm, name))
 
 
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
@@ -139,7 +120,7 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backw
     >>> xp.fft.fft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
     Array([4.+0.j, 0.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
-    return _one(np.fft.fft, "fft", False, x, n, axis, norm)
+    return _one("fft", False, x, n, axis, norm)
 
 
 def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
@@ -176,7 +157,7 @@ def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
     >>> xp.fft.ifft(xp.asarray([4.0, 0.0, 0.0, 0.0]))
     Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
     """
-    return _one(np.fft.ifft, "ifft", False, x, n, axis, norm)
+    return _one("ifft", False, x, n, axis, norm)
 
 
 def fftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
@@ -214,7 +195,7 @@ def fftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | N
     Array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]], dtype=complex128)
     """
-    return _many(np.fft.fftn, "fftn", False, x, s, axes, norm)
+    return _many("fftn", False, x, s, axes, norm)
 
 
 def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
@@ -252,7 +233,7 @@ def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
     Array([[1.+0.j, 1.+0.j],
            [1.+0.j, 1.+0.j]], dtype=complex128)
     """
-    return _many(np.fft.ifftn, "ifftn", False, x, s, axes, norm)
+    return _many("ifftn", False, x, s, axes, norm)
 
 
 def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
@@ -288,7 +269,7 @@ def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
     >>> xp.fft.rfft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
     Array([4.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
-    return _one(np.fft.rfft, "rfft", True, x, n, axis, norm)
+    return _one("rfft", True, x, n, axis, norm)
 
 
 def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
@@ -326,7 +307,7 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     >>> xp.fft.irfft(xp.asarray([4.0 + 0j, 0j, 0j]))
     Array([1., 1., 1., 1.], dtype=float64)
     """
-    return _one(np.fft.irfft, "irfft", False, x, n, axis, norm)
+    return _one("irfft", False, x, n, axis, norm)
 
 
 def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
@@ -366,7 +347,7 @@ def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
     Array([[8.+0.j, 0.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j, 0.+0.j]], dtype=complex128)
     """
-    return _many(np.fft.rfftn, "rfftn", True, x, s, axes, norm)
+    return _many("rfftn", True, x, s, axes, norm)
 
 
 def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
@@ -404,7 +385,7 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
     Array([[1., 1., 1., 1.],
            [1., 1., 1., 1.]], dtype=float64)
     """
-    return _many(np.fft.irfftn, "irfftn", False, x, s, axes, norm)
+    return _many("irfftn", False, x, s, axes, norm)
 
 
 def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
@@ -441,7 +422,7 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
     >>> xp.fft.hfft(xp.asarray([1.0 + 0j, 0j, 0j]))
     Array([1., 1., 1., 1.], dtype=float64)
     """
-    return _one(np.fft.hfft, "hfft", False, x, n, axis, norm)
+    return _one("hfft", False, x, n, axis, norm)
 
 
 def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
@@ -479,4 +460,4 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     >>> r.dtype, xp.real(r)
     (dtype('complex128'), Array([1., 0., 0.], dtype=float64))
     """
-    return _one(np.fft.ihfft, "ihfft", True, x, n, axis, norm)
+    return _one("ihfft", True, x, n, axis, norm)

@@ -1,52 +1,46 @@
-"""The LAPACK entries of ``arrayx.linalg`` by device: ``_lapack`` (the CPU's own binding) for
-arrays on the CPU, the device library (``arrayx._kernels.cuda.library``) for the others.
+"""The LAPACK entries of ``arrayx.linalg`` by device: each runs the namesake of its first array
+argument's device backend (``_devices.backend(device).lapack(name)``): ``_lapack`` (arrayx's
+own binding) on the CPU and the test devices, cuSOLVER through CuPy on a GPU.
 
-The linear-algebra functions call these names as they would ``_lapack``'s; the first array
-argument's device picks the implementation, and both keep ``_lapack``'s contracts: a singular
-or not positive definite matrix raises :class:`LinAlgError` on every device (``lu_factor``,
-which ``det`` calls, factors singular matrices too).
+The linear-algebra functions call these names as they would ``_lapack``'s, and every backend
+keeps ``_lapack``'s contracts: a singular or not positive definite matrix raises
+:class:`LinAlgError` on every device (``lu_factor``, which ``det`` calls, factors singular
+matrices too). A device library reports those as ``numpy.linalg.LinAlgError``, turned into
+arrayx's here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from arrayx import _devices
-from arrayx.linalg import _lapack
+from arrayx import _host_backend  # noqa: F401  (registers the CPU's FFT and LAPACK)
+from arrayx._devices import backend
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
 
 
-def _pick(name: str, checked: bool = True):
-    """The entry ``name``; ``checked``: the device library reports a singular or not positive
-    definite matrix as :class:`LinAlgError` (``lu_factor`` is not: it factors those too)."""
-    host = getattr(_lapack, name)
+def _entry(name: str) -> Callable:
+    """The entry ``name`` on its first argument's device."""
 
     def entry(x, *args):
-        if x.device.host:
-            return host(x, *args)
-        from arrayx._kernels.cuda import library
-
-        device = getattr(library, name)
-        if not checked:
-            return device(x, *args)
         try:
-            with _devices.backend(x.device).linalg_checked():
-                return device(x, *args)
+            return backend(x.device).lapack(name)(x, *args)
         except np.linalg.LinAlgError as e:
             raise LinAlgError(f"{name}: {str(e).lower()}") from None
 
     entry.__name__ = name
-    entry.__doc__ = f"``_lapack.{name}`` on the CPU, its device library's elsewhere."
+    entry.__doc__ = f"``lapack({name!r})`` of the input's device backend."
     return entry
 
 
-cholesky = _pick("cholesky")
-eig = _pick("eig")
-eigh = _pick("eigh")
-inv = _pick("inv")
-lu_factor = _pick("lu_factor", checked=False)
-qr = _pick("qr")
-solve = _pick("solve")
-svd = _pick("svd")
+cholesky = _entry("cholesky")
+eig = _entry("eig")
+eigh = _entry("eigh")
+inv = _entry("inv")
+lu_factor = _entry("lu_factor")
+qr = _entry("qr")
+solve = _entry("solve")
+svd = _entry("svd")

@@ -56,7 +56,10 @@ cdef void int_progression(int code, char* p, int64_t n, int64_t start,
 cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
                         bint keep_lower, int64_t itemsize) noexcept nogil
 
-# Matrix products.
+# Matrix products: the plan (which BLAS routine or kernel, operands to copy first), then the run.
+cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const int64_t* sha,
+                     const int64_t* sta, char* b, int ndb, const int64_t* shb,
+                     const int64_t* stb) noexcept nogil
 cdef int load_blas() except -1
 cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil
 

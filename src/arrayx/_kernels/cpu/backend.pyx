@@ -20,7 +20,7 @@ from arrayx._kernels.dtype_codes cimport (
     DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, KB_INT, KB_REAL_FLOAT, of_kind,
 )
 from arrayx._kernels.plans cimport (
-    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMV, MATMUL_GRAM, Mat, MatmulPlan,
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat, MatmulPlan,
 )
 
 cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
@@ -289,6 +289,128 @@ cdef void int_progression(int code, char* p, int64_t n, int64_t start,
 cdef void zero_triangle(char* p, int64_t batch, int64_t rows, int64_t cols, int64_t k,
                         bint keep_lower, int64_t itemsize) noexcept nogil:
     K.zero_triangle(p, batch, rows, cols, k, keep_lower, itemsize)
+
+
+# --- The matrix product's plan: which of dot, gemv, syrk, gemm or the blocked kernel ------
+
+# Below this many multiply-adds per matrix a BLAS call costs more than the blocked kernel.
+cdef int64_t BLAS_MIN_WORK = 4096
+cdef int64_t INT_MAX = 2147483647
+
+
+cdef void describe(Mat* m, char* data, int nd, const int64_t* shape, const int64_t* strides,
+                   int isz, bint vector_is_row) noexcept nogil:
+    """An operand as a stack of matrices; a 1-D one is one row (``vector_is_row``) or column."""
+    cdef int i
+    m.data = data
+    if nd == 1:
+        m.nbatch = 0
+        if vector_is_row:
+            m.rows, m.cols, m.s0, m.s1 = 1, shape[0], 0, strides[0]
+        else:
+            m.rows, m.cols, m.s0, m.s1 = shape[0], 1, strides[0], 0
+        return
+    m.nbatch = nd - 2
+    m.rows, m.cols = shape[nd - 2], shape[nd - 1]
+    m.s0, m.s1 = strides[nd - 2], strides[nd - 1]
+    for i in range(nd - 2):
+        m.bshape[i] = shape[i]
+        m.bstride[i] = strides[i] * isz
+
+
+cdef bint blas_order(Mat* m, char* trans, int* ld) noexcept nogil:
+    """Whether gemm can read ``m`` as it lies; sets its transpose flag and leading dimension.
+
+    arrayx is row-major and gemm column-major, so a row-major matrix is passed as ``"N"`` of
+    its transpose and a column-major one as ``"T"``.
+    """
+    cdef int64_t s0 = m.s0, s1 = m.s1
+    if m.rows > INT_MAX or m.cols > INT_MAX:
+        return False
+    if m.rows <= 1 and m.cols <= 1:
+        trans[0], ld[0] = b"N", 1
+        return True
+    if m.cols <= 1:
+        s1 = 1
+    if m.rows <= 1:
+        s0 = m.cols if s1 == 1 else 1
+    if s1 == 1 and s0 >= m.cols and s0 <= INT_MAX:
+        trans[0], ld[0] = b"N", <int>s0
+        return True
+    if s0 == 1 and s1 >= m.rows and s1 <= INT_MAX:
+        trans[0], ld[0] = b"T", <int>s1
+        return True
+    return False
+
+
+cdef int broadcast_batches(Mat* a, Mat* b, int64_t* shape, int64_t* sa,
+                           int64_t* sb) noexcept nogil:
+    """The broadcast batch shape of ``a`` and ``b`` (which broadcast: the caller checked) and
+    their byte strides over it."""
+    cdef int nb = a.nbatch if a.nbatch > b.nbatch else b.nbatch
+    cdef int i, ia, ib
+    cdef int64_t da, db
+    for i in range(nb):
+        ia = a.nbatch - nb + i
+        ib = b.nbatch - nb + i
+        da = a.bshape[ia] if ia >= 0 else 1
+        db = b.bshape[ib] if ib >= 0 else 1
+        shape[i] = db if da == 1 else da
+        sa[i] = a.bstride[ia] if ia >= 0 and da != 1 else 0
+        sb[i] = b.bstride[ib] if ib >= 0 and db != 1 else 0
+    return nb
+
+
+cdef bint is_gram(Mat* ma, Mat* mb, int nb) noexcept nogil:
+    """Whether ``b`` is ``a`` transposed (the same memory with the strides swapped), so the
+    product is symmetric: ``X @ X.mT`` or ``X.mT @ X``."""
+    return (nb == 0 and ma.nbatch == 0 and mb.nbatch == 0 and ma.data == mb.data
+            and ma.rows == mb.cols and ma.cols == mb.rows and ma.s0 == mb.s1
+            and ma.s1 == mb.s0 and ma.rows > 1)
+
+
+cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const int64_t* sha,
+                     const int64_t* sta, char* b, int ndb, const int64_t* shb,
+                     const int64_t* stb) noexcept nogil:
+    """Plan ``a @ b`` (dtype ``code``; shapes that align and broadcast, element strides) into
+    ``p``. Returns the operands the plan cannot read as they lie, to be copied C-contiguous and
+    planned again: 1 for ``a``, 2 for ``b``, 3 for both; 0 when ``p`` is ready.
+
+    Floating point goes to BLAS from ``BLAS_MIN_WORK`` multiply-adds on: a row by a column is a
+    dot, a matrix by a vector (``X @ w``, ``X.mT @ r``, ``r @ X``) gemv with the vector read at
+    its stride, a matrix by its own transpose syrk, the rest gemm per batch with a transpose
+    flag for column-major operands. Bool, integers and tiny products take the blocked kernel.
+    """
+    cdef int copy = 0, i
+    describe(&p.a, a, nda, sha, sta, isz, True)
+    describe(&p.b, b, ndb, shb, stb, isz, False)
+    cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
+    p.m, p.n, p.k = m, n, k
+    p.lda, p.ldb = 1, 1
+    p.nb = broadcast_batches(&p.a, &p.b, p.bshape, p.sa, p.sb)
+    p.batches = 1
+    for i in range(p.nb):
+        p.batches *= p.bshape[i]
+    cdef bint blas = code >= DT_FLOAT32 and m * n * k >= BLAS_MIN_WORK and k <= INT_MAX \
+        and n <= INT_MAX and m <= INT_MAX
+    if blas and m == 1 and n == 1 and 0 < p.a.s1 <= INT_MAX and 0 < p.b.s0 <= INT_MAX:
+        p.how = MATMUL_DOT
+    elif blas and n == 1:
+        p.how = MATMUL_GEMV
+        copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
+        copy |= 0 if 0 < p.b.s0 <= INT_MAX else 2
+    elif blas and m == 1:
+        p.how = MATMUL_GEMV
+        copy |= 0 if 0 < p.a.s1 <= INT_MAX else 1
+        copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
+    elif blas:
+        p.how = MATMUL_GRAM if is_gram(&p.a, &p.b, p.nb) else MATMUL_GEMM
+        copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
+        copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
+    else:
+        p.how = MATMUL_BLOCKED
+        copy |= 0 if p.b.cols <= 1 or p.b.s1 == 1 else 2
+    return copy
 
 
 cdef const Lapack* BLAS = NULL

@@ -9,9 +9,10 @@ memory as one of its arrays. The CUDA backend mixes it in with CuPy; the tests' 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arrayx._kernels import dtypes
+from arrayx._kernels.cuda import library
 
 __all__ = ["Lanes"]
 
@@ -29,6 +30,30 @@ class Lanes:
         """``shape`` elements of dtype ``code`` at ``address`` with element ``strides``, as
         an array of ``xm`` sharing the memory."""
         raise NotImplementedError
+
+    def linalg_checked(self) -> object:
+        """The context in which the library's solvers raise ``numpy.linalg.LinAlgError`` for a
+        singular or not positive definite matrix."""
+        raise NotImplementedError
+
+    def fft(self, name: str, a: object, **kwargs: object) -> object:
+        """``xm.fft.<name>(a, **kwargs)`` (``numpy.fft``'s keywords) of the arrayx array
+        ``a``, on its device."""
+        return library.fft(name, a, **kwargs)
+
+    def lapack(self, name: str) -> Callable:
+        """The LAPACK entry ``name`` on this device, with ``linalg/_lapack.pyx``'s contract;
+        a singular or not positive definite matrix raises ``numpy.linalg.LinAlgError``
+        (``lu_factor`` factors those too)."""
+        entry = getattr(library, name)
+        if name == "lu_factor":
+            return entry
+
+        def checked(x: object, *args: object) -> object:
+            with self.linalg_checked():
+                return entry(x, *args)
+
+        return checked
 
     def _flat(self, address: int, n: int, code: int) -> object:
         return self.view(address, (n,), (1,), code)

@@ -1,11 +1,11 @@
 """LAPACK and FFT on a GPU: cuSOLVER and cuFFT through CuPy, with the CPU's contracts.
 
-``arrayx.linalg`` and ``arrayx.fft`` call these for arrays that are not on the CPU (see
-``linalg/_lapack_dispatch.py`` and ``fft/_transforms.py``): each reads its inputs as zero-copy
-views of the backend's array module (``backend.xm``: CuPy on a GPU, NumPy in the tests' host
-stand-in) and copies the library's result into a fresh arrayx array on the same device. The
-functions keep the contracts of ``linalg/_lapack.pyx`` (shapes, dtypes and layouts the callers
-rely on).
+A device's backend object serves these as its ``fft`` and ``lapack`` entries (``Lanes``),
+which ``arrayx.linalg`` and ``arrayx.fft`` reach through ``_devices.backend``: each reads its
+inputs as zero-copy views of the backend's array module (``backend.xm``: CuPy on a GPU, NumPy
+in the tests' host stand-in) and copies the library's result into a fresh arrayx array on the
+same device. The functions keep the contracts of ``linalg/_lapack.pyx`` (shapes, dtypes and
+layouts the callers rely on).
 """
 
 from __future__ import annotations
