@@ -418,10 +418,7 @@ cdef class Array(_Operators):
         >>> int(xp.asarray(3.7))
         3
         """
-        v = _only_scalar(self, "int")
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to int")
-        return int(v)
+        return int(_only_scalar(self, "int", True))
 
     def __float__(self) -> float:
         """``float(self)``: the only element of a one-element array as a Python ``float``.
@@ -442,10 +439,7 @@ cdef class Array(_Operators):
         >>> float(xp.asarray(2))
         2.0
         """
-        v = _only_scalar(self, "float")
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to float")
-        return float(v)
+        return float(_only_scalar(self, "float", True))
 
     def __complex__(self) -> complex:
         """``complex(self)``: the only element of a one-element array as a Python ``complex``.
@@ -953,16 +947,19 @@ cdef object _refuse_new(type cls, PyObject* args, PyObject* kwargs):
 PyType_Modified(Array)
 
 
-cdef object _only_scalar(Array a, str what):
+cdef object _only_scalar(Array a, str what, bint real=False):
     """The element of a one-element array; NumPy, CuPy and PyTorch convert one of any shape
-    (strict mode: 0-d only, as the standard)."""
+    (strict mode: 0-d only, as the standard). ``real``: a complex element is a TypeError."""
     if a._layout.size != 1:
         raise TypeError(f"only one-element arrays can be converted to {what}; this one has "
                         f"shape {a.shape}")
     if a._layout.ndim != 0 and _strict.FLAGS.strict:
         raise TypeError(_strict.rule(f"conversion to {what} of an array of shape {a.shape}",
                                      "0-d"))
-    return a.scalar()
+    v = a.scalar()
+    if real and isinstance(v, complex):
+        raise TypeError(f"cannot convert a complex array to {what}")
+    return v
 
 
 cdef bint _needs_advanced(object key):

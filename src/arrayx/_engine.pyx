@@ -1208,16 +1208,7 @@ cdef int gather_blocks(Storage src, int code, Storage offs, int64_t nb, int rnd,
     """The ``nb`` strided blocks (``rshape``, ``rstrides``) at the int64 element offsets
     ``offs`` of ``src``, packed into the C-contiguous ``out``."""
     same_device(src, offs, "gather")
-    if not src.host:
-        _devices.backend(src.device).gather_blocks(
-            code, <uintptr_t>src.data, src.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
-            [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
-            <uintptr_t>out.data)
-        return 0
-    with nogil:
-        cpu.gather_blocks(code, src.data, <const int64_t*>offs.data, nb, rnd, rshape,
-                          rstrides, out.data)
-    return 0
+    return _move_blocks(True, src, code, offs, nb, rnd, rshape, rstrides, out)
 
 
 cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd,
@@ -1225,15 +1216,27 @@ cdef int scatter_blocks(Storage dst, int code, Storage offs, int64_t nb, int rnd
                         Storage values) except -1:
     """The C-contiguous ``values`` written over ``nb`` strided blocks of ``dst``."""
     same_device(dst, values, "setitem")
-    if not dst.host:
-        _devices.backend(dst.device).scatter_blocks(
-            code, <uintptr_t>dst.data, dst.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
+    return _move_blocks(False, dst, code, offs, nb, rnd, rshape, rstrides, values)
+
+
+cdef int _move_blocks(bint gather, Storage base, int code, Storage offs, int64_t nb, int rnd,
+                      const int64_t* rshape, const int64_t* rstrides, Storage flat) except -1:
+    """Blocks of ``base`` packed into the C-contiguous ``flat`` (``gather``) or written from
+    it, on their device."""
+    if not base.host:
+        be = _devices.backend(base.device)
+        (be.gather_blocks if gather else be.scatter_blocks)(
+            code, <uintptr_t>base.data, base.nbytes // ITEMSIZE[code], <uintptr_t>offs.data, nb,
             [rshape[i] for i in range(rnd)], [rstrides[i] for i in range(rnd)],
-            <uintptr_t>values.data)
+            <uintptr_t>flat.data)
         return 0
     with nogil:
-        cpu.scatter_blocks(code, dst.data, <const int64_t*>offs.data, nb, rnd, rshape,
-                           rstrides, values.data)
+        if gather:
+            cpu.gather_blocks(code, base.data, <const int64_t*>offs.data, nb, rnd, rshape,
+                              rstrides, flat.data)
+        else:
+            cpu.scatter_blocks(code, base.data, <const int64_t*>offs.data, nb, rnd, rshape,
+                               rstrides, flat.data)
     return 0
 
 

@@ -224,25 +224,30 @@ def _diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any =
 
 # --- manipulation ---------------------------------------------------------------------------
 
+def _joined(arrays: Any, dtype: Any, casting: str) -> list | None:
+    """The arrays that ``concatenate`` or ``stack`` joins, in ``dtype`` where one is given;
+    None for a ``casting`` other than NumPy's default (NumPy computes those)."""
+    arrays = [_array(a) for a in arrays]
+    if casting != "same_kind":
+        return None
+    return arrays if dtype is None else [_xp.astype(a, dtype) for a in arrays]
+
+
 @implements(np.concatenate, np.concat, by="concat")
 def _concatenate(arrays: Any, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
                  casting: str = "same_kind") -> Any:
-    arrays = [_array(a) for a in arrays]
-    if casting != "same_kind":
+    arrays = _joined(arrays, dtype, casting)
+    if arrays is None:
         return NotImplemented
-    if dtype is not None:
-        arrays = [_xp.astype(a, dtype) for a in arrays]
     return _with_out(_xp.concat(arrays, axis=axis), out, "concatenate")
 
 
 @implements(np.stack, by="stack")
 def _stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
            casting: str = "same_kind") -> Any:
-    arrays = [_array(a) for a in arrays]
-    if casting != "same_kind":
+    arrays = _joined(arrays, dtype, casting)
+    if arrays is None:
         return NotImplemented
-    if dtype is not None:
-        arrays = [_xp.astype(a, dtype) for a in arrays]
     return _with_out(_xp.stack(arrays, axis=axis), out, "stack")
 
 

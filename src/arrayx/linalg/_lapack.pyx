@@ -83,11 +83,15 @@ cdef int matrix_dims(Array x, str name, int* m, int* n) except -1:
     return 0
 
 
-cdef blas_int* new_pivots(int n) except NULL:
-    cdef blas_int* ipiv = <blas_int*>malloc((n if n > 0 else 1) * sizeof(blas_int))
-    if ipiv == NULL:
+cdef char* work_alloc(int64_t count, int size) except NULL:
+    cdef char* p = <char*>malloc(<size_t>(count if count > 0 else 1) * size)
+    if p == NULL:
         raise MemoryError()
-    return ipiv
+    return p
+
+
+cdef blas_int* new_pivots(int n) except NULL:
+    return <blas_int*>work_alloc(n, sizeof(blas_int))
 
 
 def lu_factor(Array x, str name) -> tuple:
@@ -291,13 +295,6 @@ cdef int64_t work_size(int code, const char* p) noexcept nogil:
     if real_code(code) == DT_FLOAT32:
         return <int64_t>(<const float*>p)[0] + 1
     return <int64_t>(<const double*>p)[0] + 1
-
-
-cdef char* work_alloc(int64_t count, int size) except NULL:
-    cdef char* p = <char*>malloc(<size_t>(count if count > 0 else 1) * size)
-    if p == NULL:
-        raise MemoryError()
-    return p
 
 
 def eigh(Array x, bint vectors) -> tuple:

@@ -224,22 +224,18 @@ class Backend(Lanes):
 
     def copy_from_host(self, address: int, host_address: int, nbytes: int) -> None:
         """Copy ``nbytes`` from host memory at ``host_address`` (kept alive by the caller)."""
-        if nbytes:
-            with self._device:
-                stream = self._cp.cuda.get_current_stream()
-                self._cp.cuda.runtime.memcpyAsync(address, host_address, nbytes,
-                                                  self._cp.cuda.runtime.memcpyHostToDevice,
-                                                  stream.ptr)
-                stream.synchronize()
+        self._copy(address, host_address, nbytes, self._cp.cuda.runtime.memcpyHostToDevice)
 
     def copy_to_host(self, host_address: int, address: int, nbytes: int) -> None:
         """Copy ``nbytes`` at ``address`` into host memory at ``host_address``."""
+        self._copy(host_address, address, nbytes, self._cp.cuda.runtime.memcpyDeviceToHost)
+
+    def _copy(self, dst: int, src: int, nbytes: int, kind: int) -> None:
+        """``memcpyAsync`` of ``kind`` on the current stream, waited for."""
         if nbytes:
             with self._device:
                 stream = self._cp.cuda.get_current_stream()
-                self._cp.cuda.runtime.memcpyAsync(host_address, address, nbytes,
-                                                  self._cp.cuda.runtime.memcpyDeviceToHost,
-                                                  stream.ptr)
+                self._cp.cuda.runtime.memcpyAsync(dst, src, nbytes, kind, stream.ptr)
                 stream.synchronize()
 
     # --- kernels ----------------------------------------------------------------------------

@@ -194,7 +194,7 @@ def result_code(key: KernelKey) -> int:
         if result == "bool":
             return 0
         if result == "real":
-            return {11: 9, 12: 10}.get(code, code)
+            return dtypes.component(code)
     if key.kind == "argreduce":
         return _INT64
     return code
