@@ -130,6 +130,8 @@ def test_numpydoc_docstring(name: str) -> None:
     assert "Returns" in sections, f"{name}: no Returns section"
     if _parameters(obj, doc):
         assert "Parameters" in sections, f"{name}: no Parameters section"
+    # Shared blocks (arrayx._docfill) are filled in: no placeholder line is left.
+    assert not re.search(r"^\s*%\(\w+\)s\s*$", doc, re.MULTILINE), f"{name}: unfilled block"
 
 
 @pytest.mark.parametrize("name", sorted(set(OBJECTS) - set(DOCUMENTED_ELSEWHERE)))
@@ -189,6 +191,17 @@ def test_page_examples_run(page: Path) -> None:
     text = "\n".join("" if line.startswith("```") else line
                      for line in page.read_text().splitlines())
     _run_examples(text, str(page.relative_to(DOCS)))
+
+
+def test_docfill_puts_each_block_at_its_placeholders_indentation() -> None:
+    from arrayx._docfill import expand
+
+    doc = "Summary.\n\n    Parameters\n    ----------\n    %(x_real)s\n    y : int\n        Y.\n"
+    assert expand(doc, {"x_real": "x : Array\n    A real-valued array.\n\nmore"}) == (
+        "Summary.\n\n    Parameters\n    ----------\n    x : Array\n        A real-valued "
+        "array.\n\n    more\n    y : int\n        Y.\n")
+    with pytest.raises(KeyError):
+        expand("    %(missing)s", {})
 
 
 def test_each_op_of_the_table_is_a_documented_function():

@@ -22,6 +22,7 @@ from arrayx import _devices, _dtypes
 from arrayx._array import _scalar_array, apply_binary, apply_unary
 from arrayx._convert import from_buffer, from_sequence, scalar_like
 from arrayx._dlpack import from_dlpack
+from arrayx._docfill import fill
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
@@ -61,12 +62,9 @@ def empty(shape, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    shape : int or tuple of ints
-        The shape; every size non-negative.
-    dtype : dtype, optional
-        Default ``float64``.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(shape)s
+    %(dtype_float64)s
+    %(device)s
 
     Returns
     -------
@@ -75,8 +73,7 @@ def empty(shape, *, dtype=None, device=None) -> Array:
 
     Raises
     ------
-    ValueError
-        If a size is negative.
+    %(raises_negative_size)s
     TypeError
         If ``dtype`` is not one of the standard's dtypes.
 
@@ -95,12 +92,9 @@ def zeros(shape, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    shape : int or tuple of ints
-        The shape; every size non-negative.
-    dtype : dtype, optional
-        Default ``float64``.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(shape)s
+    %(dtype_float64)s
+    %(device)s
 
     Returns
     -------
@@ -109,8 +103,7 @@ def zeros(shape, *, dtype=None, device=None) -> Array:
 
     Raises
     ------
-    ValueError
-        If a size is negative.
+    %(raises_negative_size)s
 
     Examples
     --------
@@ -129,12 +122,9 @@ def ones(shape, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    shape : int or tuple of ints
-        The shape; every size non-negative.
-    dtype : dtype, optional
-        Default ``float64``.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(shape)s
+    %(dtype_float64)s
+    %(device)s
 
     Returns
     -------
@@ -143,8 +133,7 @@ def ones(shape, *, dtype=None, device=None) -> Array:
 
     Raises
     ------
-    ValueError
-        If a size is negative.
+    %(raises_negative_size)s
 
     Examples
     --------
@@ -176,16 +165,14 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    shape : int or tuple of ints
-        The shape; every size non-negative.
+    %(shape)s
     fill_value : bool, int, float, complex, or a 0-d array
         The value of every element, written as assignment writes it (a float into an
         integer dtype truncates, as NumPy's ``full`` does).
     dtype : dtype, optional
         Default: a 0-d array's (or NumPy scalar's) own dtype, else the default dtype of
         ``fill_value``'s kind (``bool``, ``int64``, ``float64`` or ``complex128``).
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(device)s
 
     Returns
     -------
@@ -228,22 +215,17 @@ def empty_like(x, /, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        Default ``x.dtype``.
-    device : Device or str, optional
-        Default ``x.device``.
+    %(like_x)s
+    %(like_dtype)s
+    %(like_device)s
 
     Returns
     -------
-    Array
-        A new C-contiguous array of ``x``'s shape.
+    %(returns_like)s
 
     Raises
     ------
-    TypeError
-        If ``x`` is not an arrayx array.
+    %(raises_not_array)s
 
     Examples
     --------
@@ -261,22 +243,17 @@ def zeros_like(x, /, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        Default ``x.dtype``.
-    device : Device or str, optional
-        Default ``x.device``.
+    %(like_x)s
+    %(like_dtype)s
+    %(like_device)s
 
     Returns
     -------
-    Array
-        A new C-contiguous array of ``x``'s shape.
+    %(returns_like)s
 
     Raises
     ------
-    TypeError
-        If ``x`` is not an arrayx array.
+    %(raises_not_array)s
 
     Examples
     --------
@@ -293,22 +270,17 @@ def ones_like(x, /, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        Default ``x.dtype``.
-    device : Device or str, optional
-        Default ``x.device``.
+    %(like_x)s
+    %(like_dtype)s
+    %(like_device)s
 
     Returns
     -------
-    Array
-        A new C-contiguous array of ``x``'s shape.
+    %(returns_like)s
 
     Raises
     ------
-    TypeError
-        If ``x`` is not an arrayx array.
+    %(raises_not_array)s
 
     Examples
     --------
@@ -327,24 +299,19 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The array whose shape (and, by default, dtype and device) the result takes.
+    %(like_x)s
     fill_value : bool, int, float, complex, or a 0-d array
         The value of every element, written as assignment writes it.
-    dtype : dtype, optional
-        Default ``x.dtype``.
-    device : Device or str, optional
-        Default ``x.device``.
+    %(like_dtype)s
+    %(like_device)s
 
     Returns
     -------
-    Array
-        A new C-contiguous array of ``x``'s shape.
+    %(returns_like)s
 
     Raises
     ------
-    TypeError
-        If ``x`` is not an arrayx array.
+    %(raises_not_array)s
 
     Examples
     --------
@@ -506,8 +473,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
         The spacing; not zero. Default 1.
     dtype : dtype, optional
         Default ``int64`` when every argument is an int, ``float64`` otherwise.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(device)s
 
     Returns
     -------
@@ -589,8 +555,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     dtype : dtype, optional
         The result's dtype; default the dtype computed in. An integer dtype takes the floor of
         each value, as NumPy's does.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(device)s
     endpoint : bool, optional
         Whether ``stop`` is the last value (default True); False leaves it out and spaces the
         values ``(stop - start) / num`` apart.
@@ -730,10 +695,8 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
         The number of columns; default ``n_rows``.
     k : int, optional
         The diagonal: 0 (default) the main one, positive above it, negative below it.
-    dtype : dtype, optional
-        Default ``float64``.
-    device : Device or str, optional
-        Where the array lives; default the default device (the CPU; see ``ARRAYX_DEVICE``).
+    %(dtype_float64)s
+    %(device)s
 
     Returns
     -------
@@ -795,13 +758,11 @@ def tril(x, /, *, k=0) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_few_dims)s
 
     Examples
     --------
@@ -832,13 +793,11 @@ def triu(x, /, *, k=0) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_few_dims)s
 
     Examples
     --------
@@ -919,3 +878,7 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
                   out._storage, out._layout, out._code)
         result.append(out)
     return tuple(result)
+
+
+fill([arange, empty, empty_like, eye, full, full_like, linspace, ones, ones_like, tril, triu, zeros,
+     zeros_like])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from textwrap import fill
 
+from arrayx import _docfill
 from arrayx._array import Array, apply_binary, apply_binary_into, apply_unary, clip_bound
 from arrayx._elementwise_docs import DOCS
 from arrayx._kernels.ops import BINARY, UNARY, metadata
@@ -124,8 +125,7 @@ def clip(
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
+    %(x_real)s
     min, max : Array, Python scalar or None
         The bounds (broadcast against ``x``); None leaves that side open.
 
@@ -161,3 +161,6 @@ def clip(
         # A bound that may widen the result: a new array of the broadcast shape.
         return apply_binary("minimum", out, hi)
     return apply_binary_into("minimum", out, hi)
+
+
+_docfill.fill([clip])

@@ -19,6 +19,7 @@ from arrayx._core.layout cimport squeeze as layout_squeeze
 from arrayx._core.layout import joined_extent, make as make_layout
 from arrayx import _strict
 from arrayx._dtypes import CODE, DTYPES, result_type
+from arrayx._docfill import fill
 
 __all__ = [
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims", "flip",
@@ -74,16 +75,14 @@ def permute_dims(x, /, axes) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     axes : tuple of ints
         A permutation of ``range(x.ndim)`` (negative axes count from the end); output axis ``i``
         is input axis ``axes[i]``.
 
     Returns
     -------
-    Array
-        A view sharing ``x``'s memory.
+    %(returns_view)s
 
     Raises
     ------
@@ -116,8 +115,7 @@ def matrix_transpose(x, /) -> Array:
 
     Raises
     ------
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_few_dims)s
 
     Examples
     --------
@@ -135,8 +133,7 @@ def expand_dims(x, /, axis=0) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     axis : int or tuple of ints, optional
         Positions of the new axes in the result (negative ones count from its end); default 0.
 
@@ -170,8 +167,7 @@ def squeeze(x, /, axis) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     axis : int or tuple of ints
         The axes to remove.
 
@@ -184,8 +180,7 @@ def squeeze(x, /, axis) -> Array:
     ------
     ValueError
         If an axis does not have size one.
-    IndexError
-        If an axis is out of range.
+    %(raises_an_axis_range)s
 
     Examples
     --------
@@ -204,20 +199,17 @@ def flip(x, /, *, axis=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     axis : int or tuple of ints, optional
         The axes to reverse; None (default) reverses all.
 
     Returns
     -------
-    Array
-        A view sharing ``x``'s memory.
+    %(returns_view)s
 
     Raises
     ------
-    IndexError
-        If an axis is out of range.
+    %(raises_an_axis_range)s
 
     Examples
     --------
@@ -242,8 +234,7 @@ def reshape(x, /, shape, *, copy=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     shape : tuple of ints
         The new shape, of ``x.size`` elements; one entry may be -1, inferred from the others.
     copy : bool, optional
@@ -339,8 +330,7 @@ def broadcast_to(x, /, shape) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     shape : tuple of ints
         The target shape; ``x``'s shape must broadcast to it.
 
@@ -382,8 +372,7 @@ def broadcast_shapes(*shapes) -> tuple:
 
     Raises
     ------
-    ValueError
-        If the shapes do not broadcast together.
+    %(raises_broadcast)s
 
     Examples
     --------
@@ -418,8 +407,7 @@ def broadcast_arrays(*arrays) -> tuple:
 
     Raises
     ------
-    ValueError
-        If the shapes do not broadcast together.
+    %(raises_broadcast)s
 
     Examples
     --------
@@ -469,8 +457,7 @@ def concat(arrays, /, *, axis=0) -> Array:
     ------
     ValueError
         If no array is given, or the shapes disagree off ``axis``.
-    TypeError
-        If the dtypes do not promote.
+    %(raises_promote)s
 
     Examples
     --------
@@ -537,8 +524,7 @@ def stack(arrays, /, *, axis=0) -> Array:
     ------
     ValueError
         If no array is given, or the shapes differ.
-    TypeError
-        If the dtypes do not promote.
+    %(raises_promote)s
 
     Examples
     --------
@@ -565,8 +551,7 @@ def moveaxis(x, source, destination, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     source : int or tuple of ints
         The axes to move.
     destination : int or tuple of ints
@@ -574,15 +559,13 @@ def moveaxis(x, source, destination, /) -> Array:
 
     Returns
     -------
-    Array
-        A view sharing ``x``'s memory.
+    %(returns_view)s
 
     Raises
     ------
     ValueError
         If ``source`` and ``destination`` differ in length or repeat an axis.
-    IndexError
-        If an axis is out of range.
+    %(raises_an_axis_range)s
 
     Examples
     --------
@@ -607,8 +590,7 @@ def unstack(x, /, *, axis=0) -> tuple:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     axis : int, optional
         The axis to split along (default 0).
 
@@ -619,8 +601,7 @@ def unstack(x, /, *, axis=0) -> tuple:
 
     Raises
     ------
-    IndexError
-        If ``axis`` is out of range.
+    %(raises_axis_range)s
 
     Examples
     --------
@@ -642,8 +623,7 @@ def roll(x, /, shift, *, axis=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     shift : int or tuple of ints
         Places to shift by (negative: towards the start); one per axis when a tuple.
     axis : int or tuple of ints, optional
@@ -652,8 +632,7 @@ def roll(x, /, shift, *, axis=None) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
@@ -699,8 +678,7 @@ def tile(x, repetitions, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     repetitions : tuple of ints
         Non-negative counts; when shorter than ``x.ndim``, ones are assumed in front, and when
         longer, ``x`` gets leading axes of size one.
@@ -766,8 +744,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The input array.
+    %(x_input)s
     repeats : int or Array
         One count for every element, or an integer array of one count per element along
         ``axis``; non-negative.
@@ -917,3 +894,7 @@ def sliding_window_view(x, window_shape, axis=None, *, writeable=False) -> Array
         shape[i] -= w - 1
     return _view(a, make_layout(shape + window, strides + [strides[i] for i in axes],
                                 L.offset), False)
+
+
+fill([broadcast_arrays, broadcast_shapes, broadcast_to, concat, expand_dims, flip, matrix_transpose,
+     moveaxis, permute_dims, repeat, reshape, roll, squeeze, stack, tile, unstack])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from arrayx._array import Array
 from arrayx._creation import ones_like
 from arrayx._data_type_functions import astype, isdtype
+from arrayx._docfill import fill
 from arrayx._elementwise import abs, isnan, logical_not, maximum, sqrt
 from arrayx._searching import argmax, argmin, where
 from arrayx._statistical import max, min, prod, sum
@@ -58,14 +59,11 @@ def nansum(x: Array, /, axis: object = None, dtype: object = None,
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(x_numeric)s
+    %(reduce_axis)s
     dtype : dtype, optional
         The accumulator and result dtype, as :func:`arrayx.sum` takes it.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -90,14 +88,11 @@ def nanprod(x: Array, /, axis: object = None, dtype: object = None,
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(x_numeric)s
+    %(reduce_axis)s
     dtype : dtype, optional
         The accumulator and result dtype, as :func:`arrayx.prod` takes it.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -122,12 +117,10 @@ def nanmean(x: Array, /, axis: object = None, dtype: object = None,
     ----------
     x : Array
         A numeric array; integers and bools are averaged in float64, as NumPy does.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(reduce_axis)s
     dtype : dtype, optional
         A floating dtype to compute and return the mean in.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -155,15 +148,13 @@ def nanvar(x: Array, /, axis: object = None, dtype: object = None, ddof: float =
     ----------
     x : Array
         A numeric array; integers and bools are taken in float64, as NumPy does.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(reduce_axis)s
     dtype : dtype, optional
         A floating dtype to compute in.
     ddof : int or float, optional
         Subtracted from the count of non-NaN elements in the divisor (NumPy's name for the
         standard's ``correction``); default 0.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -198,14 +189,12 @@ def nanstd(x: Array, /, axis: object = None, dtype: object = None, ddof: float =
     ----------
     x : Array
         A numeric array; integers and bools are taken in float64, as NumPy does.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(reduce_axis)s
     dtype : dtype, optional
         A floating dtype to compute in.
     ddof : int or float, optional
         Subtracted from the count of non-NaN elements in the divisor; default 0.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -234,12 +223,9 @@ def nanmax(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(x_real)s
+    %(reduce_axis)s
+    %(keepdims)s
 
     Returns
     -------
@@ -248,8 +234,7 @@ def nanmax(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
 
     Raises
     ------
-    ValueError
-        If a reduced axis is empty.
+    %(raises_empty_axis)s
 
     Examples
     --------
@@ -265,12 +250,9 @@ def nanmin(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(x_real)s
+    %(reduce_axis)s
+    %(keepdims)s
 
     Returns
     -------
@@ -279,8 +261,7 @@ def nanmin(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
 
     Raises
     ------
-    ValueError
-        If a reduced axis is empty.
+    %(raises_empty_axis)s
 
     Examples
     --------
@@ -306,12 +287,10 @@ def nanargmax(x: Array, /, axis: int | None = None, keepdims: bool = False) -> A
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
+    %(x_real)s
     axis : int, optional
         The axis to search; None (default) searches the flattened array.
-    keepdims : bool, optional
-        Keep the searched axis as an axis of size one.
+    %(keepdims_searched)s
 
     Returns
     -------
@@ -337,12 +316,10 @@ def nanargmin(x: Array, /, axis: int | None = None, keepdims: bool = False) -> A
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
+    %(x_real)s
     axis : int, optional
         The axis to search; None (default) searches the flattened array.
-    keepdims : bool, optional
-        Keep the searched axis as an axis of size one.
+    %(keepdims_searched)s
 
     Returns
     -------
@@ -361,3 +338,6 @@ def nanargmin(x: Array, /, axis: int | None = None, keepdims: bool = False) -> A
     Array([1, 0], dtype=int64)
     """
     return _nan_arg(_array(x, "nanargmin"), argmin, float("inf"), axis, keepdims, "nanargmin")
+
+
+fill([nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar])

@@ -17,6 +17,7 @@ from arrayx._statistical import sum as _sum
 from arrayx._array import _scalar_array
 from arrayx._convert import scalar_like
 from arrayx import _dtypes, _strict
+from arrayx._docfill import fill
 
 __all__ = [
     "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where",
@@ -49,8 +50,7 @@ def where(condition, x1=None, x2=None, /) -> object:
     TypeError
         If ``condition`` is not bool, only one value is given, a value is neither an array nor
         a scalar, or the dtypes do not promote.
-    ValueError
-        If the shapes do not broadcast together.
+    %(raises_broadcast)s
 
     Examples
     --------
@@ -130,12 +130,10 @@ def argmax(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
+    %(x_real)s
     axis : int, optional
         The axis to search along; None (default) searches the flattened array.
-    keepdims : bool, optional
-        Keep the searched axis as an axis of size one.
+    %(keepdims_searched)s
 
     Returns
     -------
@@ -147,8 +145,7 @@ def argmax(x, /, *, axis=None, keepdims=False) -> Array:
     ------
     ValueError
         If the searched axis is empty.
-    TypeError
-        If ``x`` is complex.
+    %(raises_complex)s
 
     Examples
     --------
@@ -168,12 +165,10 @@ def argmin(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
+    %(x_real)s
     axis : int, optional
         The axis to search along; None (default) searches the flattened array.
-    keepdims : bool, optional
-        Keep the searched axis as an axis of size one.
+    %(keepdims_searched)s
 
     Returns
     -------
@@ -185,8 +180,7 @@ def argmin(x, /, *, axis=None, keepdims=False) -> Array:
     ------
     ValueError
         If the searched axis is empty.
-    TypeError
-        If ``x`` is complex.
+    %(raises_complex)s
 
     Examples
     --------
@@ -204,12 +198,9 @@ def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        An array of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_any)s
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -253,8 +244,7 @@ def nonzero(x, /) -> tuple:
 
     Raises
     ------
-    ValueError
-        If ``x`` is 0-d.
+    %(raises_0d)s
 
     Examples
     --------
@@ -342,3 +332,6 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     engine_searchsorted(s._storage, s._layout.size, order_storage, v._storage, v._layout.size,
                         code, side == "right", out._storage)
     return out
+
+
+fill([argmax, argmin, count_nonzero, nonzero, where])

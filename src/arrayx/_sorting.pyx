@@ -6,6 +6,7 @@ from arrayx._engine cimport argsort_rows, sort_rows
 from arrayx._kernels.dtype_codes cimport DT_INT64
 
 from arrayx._manipulation import moveaxis
+from arrayx._docfill import fill
 
 __all__ = ["argsort", "sort"]
 
@@ -41,15 +42,12 @@ def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
-    IndexError
-        If ``axis`` is out of range.
-    ValueError
-        If ``x`` is 0-d.
+    %(raises_axis_range)s
+    %(raises_0d)s
 
     Examples
     --------
@@ -93,10 +91,8 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
     Raises
     ------
-    IndexError
-        If ``axis`` is out of range.
-    ValueError
-        If ``x`` is 0-d.
+    %(raises_axis_range)s
+    %(raises_0d)s
 
     Examples
     --------
@@ -113,3 +109,6 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
                                a._storage.device)
     argsort_rows(work._storage, work._layout, work._code, out._storage, descending, stable)
     return moveaxis(out, -1, ax)
+
+
+fill([argsort, sort])

@@ -9,6 +9,7 @@ from arrayx._kernels.dtype_codes cimport (
 from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY
 
 from arrayx._elementwise import divide, sqrt
+from arrayx._docfill import fill
 
 __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
@@ -44,15 +45,10 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
-        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_numeric)s
+    %(reduce_axis)s
+    %(sum_dtype)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -82,15 +78,10 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
-        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(x_numeric)s
+    %(reduce_axis)s
+    %(sum_dtype)s
+    %(keepdims)s
 
     Returns
     -------
@@ -128,12 +119,9 @@ def max(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_real)s
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -144,8 +132,7 @@ def max(x, /, *, axis=None, keepdims=False) -> Array:
     ------
     ValueError
         If a reduced axis is empty (the maximum of nothing has no value).
-    TypeError
-        If ``x`` is complex.
+    %(raises_complex)s
 
     Examples
     --------
@@ -166,12 +153,9 @@ def min(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        A real-valued array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_real)s
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -180,10 +164,8 @@ def min(x, /, *, axis=None, keepdims=False) -> Array:
 
     Raises
     ------
-    ValueError
-        If a reduced axis is empty.
-    TypeError
-        If ``x`` is complex.
+    %(raises_empty_axis)s
+    %(raises_complex)s
 
     Examples
     --------
@@ -209,10 +191,8 @@ def mean(x, /, *, axis=None, keepdims=False) -> Array:
     ----------
     x : Array
         A floating-point (real or complex) array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -251,13 +231,11 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     ----------
     x : Array
         A real floating-point array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(reduce_axis)s
     correction : int or float, optional
         Subtracted from the number of elements in the divisor: 0 (default) gives the population
         variance, 1 the sample variance.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -301,13 +279,11 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     ----------
     x : Array
         A real floating-point array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
+    %(reduce_axis)s
     correction : int or float, optional
         Subtracted from the number of elements in the divisor: 0 (default) for the population,
         1 for the sample standard deviation.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one.
+    %(keepdims)s
 
     Returns
     -------
@@ -350,13 +326,10 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
+    %(x_numeric)s
     axis : int, optional
         The axis to accumulate along; required when ``x`` has more than one dimension.
-    dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
-        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
+    %(sum_dtype)s
     include_initial : bool, optional
         Start with a zero, making the axis one longer (default False).
 
@@ -389,13 +362,10 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
 
     Parameters
     ----------
-    x : Array
-        A numeric or bool array.
+    %(x_numeric)s
     axis : int, optional
         The axis to accumulate along; required when ``x`` has more than one dimension.
-    dtype : dtype, optional
-        The accumulator and result dtype. Default: ``int64`` for bool and signed and ``uint64``
-        for unsigned integers, ``x``'s dtype for floating point (bool is an extension).
+    %(sum_dtype)s
     include_initial : bool, optional
         Start with a one, making the axis one longer (default False).
 
@@ -418,3 +388,6 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     Array([1., 2., 6.], dtype=float64)
     """
     return _scan(OP_MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")
+
+
+fill([cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var])

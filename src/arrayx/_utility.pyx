@@ -8,6 +8,7 @@ from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN
 
 from arrayx._array import apply_binary
 from arrayx._manipulation import concat
+from arrayx._docfill import fill
 
 
 __all__ = ["all", "any", "diff"]
@@ -34,12 +35,9 @@ def all(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        An array of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_any)s
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -63,12 +61,9 @@ def any(x, /, *, axis=None, keepdims=False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        An array of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; None (default) reduces all.
-    keepdims : bool, optional
-        Keep the reduced axes as axes of size one, so the result broadcasts against ``x``.
+    %(x_any)s
+    %(reduce_axis)s
+    %(keepdims_broadcast)s
 
     Returns
     -------
@@ -158,3 +153,6 @@ def diff(x, /, n=1, axis=-1, *, prepend=None, append=None) -> Array:
     for _ in range(min(n, a._layout.shape_[ax] + 1)):
         a = apply_binary(op, a[tuple(head)], a[tuple(tail)])
     return a
+
+
+fill([all, any])

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from arrayx._array import Array
 from arrayx._creation import arange, empty, empty_like
 from arrayx._data_type_functions import astype, isdtype
+from arrayx._docfill import fill
 from arrayx._dtypes import as_dtype, float64, int64
 
 __all__ = ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
@@ -151,8 +152,7 @@ def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Examples
     --------
@@ -177,8 +177,7 @@ def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
 
     Returns
     -------
-    Array
-        A new array of ``x``'s shape and dtype.
+    %(returns_new)s
 
     Examples
     --------
@@ -187,3 +186,6 @@ def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     Array([ 0. ,  0.2,  0.4, -0.4, -0.2], dtype=float64)
     """
     return _roll_halves(x, axes, True, "ifftshift")
+
+
+fill([fftshift, ifftshift])

@@ -13,6 +13,7 @@ from arrayx import _host_backend  # noqa: F401  (registers the CPU's FFT and LAP
 from arrayx._array import Array
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._devices import backend
+from arrayx._docfill import fill
 from arrayx._dtypes import complex64, complex128, float32
 
 __all__ = [
@@ -84,33 +85,63 @@ def _many(name: str, real: bool, x, s, axes, norm) -> Array:
     return backend(a.device).fft(name, a, s=s, axes=axes, norm=_norm(norm, name))
 
 
+# Docstring blocks that the transforms share (``_docfill``).
+_BLOCKS = {
+    "x": """\
+x : Array
+    A floating-point array; real input is converted to complex of the same precision.""",
+    "axis": """\
+axis : int, optional
+    The axis to transform; default -1, the last.""",
+    "s_axes": """\
+s : sequence of ints, optional
+    The transform length along each of ``axes`` (crop or zero-pad).
+axes : sequence of ints, optional
+    The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.""",
+    "norm": """\
+norm : {"backward", "ortho", "forward"}, optional
+    Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
+    "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.""",
+    "raises": """\
+Raises
+------
+TypeError
+    If ``x`` is not an arrayx array of a floating dtype.
+ValueError
+    If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.""",
+    "n": """\
+n : int, optional
+    The transform length: ``x`` is cropped or zero-padded along ``axis`` to it; default
+    ``x.shape[axis]``.""",
+    "raises_real": """\
+Raises
+------
+TypeError
+    If ``x`` is not an arrayx array of a real floating dtype.
+ValueError
+    If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.""",
+    "x_real": """\
+x : Array
+    A real floating-point array.""",
+}
+
+
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     """The one-dimensional discrete Fourier transform along ``axis``.
 
     Parameters
     ----------
-    x : Array
-        A floating-point array; real input is converted to complex of the same precision.
-    n : int, optional
-        The transform length: ``x`` is cropped or zero-padded along ``axis`` to it; default
-        ``x.shape[axis]``.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(x)s
+    %(n)s
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         ``x``'s complex dtype (``complex64`` for ``float32`` input); ``axis`` of length ``n``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -128,28 +159,17 @@ def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
 
     Parameters
     ----------
-    x : Array
-        A floating-point array; real input is converted to complex of the same precision.
-    n : int, optional
-        The transform length: ``x`` is cropped or zero-padded along ``axis`` to it; default
-        ``x.shape[axis]``.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(x)s
+    %(n)s
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         ``x``'s complex dtype; ``axis`` of length ``n``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -166,27 +186,16 @@ def fftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | N
 
     Parameters
     ----------
-    x : Array
-        A floating-point array; real input is converted to complex of the same precision.
-    s : sequence of ints, optional
-        The transform length along each of ``axes`` (crop or zero-pad).
-    axes : sequence of ints, optional
-        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(x)s
+    %(s_axes)s
+    %(norm)s
 
     Returns
     -------
     Array
         ``x``'s complex dtype; each transformed axis of its length in ``s``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -204,27 +213,16 @@ def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
 
     Parameters
     ----------
-    x : Array
-        A floating-point array; real input is converted to complex of the same precision.
-    s : sequence of ints, optional
-        The transform length along each of ``axes`` (crop or zero-pad).
-    axes : sequence of ints, optional
-        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(x)s
+    %(s_axes)s
+    %(norm)s
 
     Returns
     -------
     Array
         ``x``'s complex dtype; each transformed axis of its length in ``s``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -241,27 +239,18 @@ def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
 
     Parameters
     ----------
-    x : Array
-        A real floating-point array.
+    %(x_real)s
     n : int, optional
         The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a real floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises_real)s
 
     Examples
     --------
@@ -283,23 +272,15 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     n : int, optional
         The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
         points.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         Real of ``x``'s precision; ``axis`` of length ``n``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -318,27 +299,19 @@ def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
 
     Parameters
     ----------
-    x : Array
-        A real floating-point array.
+    %(x_real)s
     s : sequence of ints, optional
         The number of input points used along each of ``axes`` (crop or zero-pad).
     axes : sequence of ints, optional
         The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(norm)s
 
     Returns
     -------
     Array
         Complex of ``x``'s precision; the last transformed axis of length ``s[-1] // 2 + 1``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a real floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises_real)s
 
     Examples
     --------
@@ -362,21 +335,14 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
         The output length along each of ``axes``; the last defaults to ``2 * (m - 1)``.
     axes : sequence of ints, optional
         The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(norm)s
 
     Returns
     -------
     Array
         Real of ``x``'s precision.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -398,23 +364,15 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
     n : int, optional
         The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
         points.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         Real of ``x``'s precision; ``axis`` of length ``n``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises)s
 
     Examples
     --------
@@ -431,27 +389,18 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
 
     Parameters
     ----------
-    x : Array
-        A real floating-point array.
+    %(x_real)s
     n : int, optional
         The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
-    axis : int, optional
-        The axis to transform; default -1, the last.
-    norm : {"backward", "ortho", "forward"}, optional
-        Which direction is scaled: "backward" (default) scales the inverse transform by ``1/n``,
-        "ortho" both by ``1/sqrt(n)``, "forward" the forward transform by ``1/n``.
+    %(axis)s
+    %(norm)s
 
     Returns
     -------
     Array
         Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not an arrayx array of a real floating dtype.
-    ValueError
-        If ``x`` is 0-d, ``norm`` is unknown, or a length is less than 1.
+    %(raises_real)s
 
     Examples
     --------
@@ -461,3 +410,6 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     (dtype('complex128'), Array([1., 0., 0.], dtype=float64))
     """
     return _one("ihfft", True, x, n, axis, norm)
+
+
+fill([fft, fftn, hfft, ifft, ifftn, ihfft, irfft, irfftn, rfft, rfftn], **_BLOCKS)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from arrayx._array import Array
 from arrayx._creation import zeros
 from arrayx._data_type_functions import isdtype
+from arrayx._docfill import fill
 from arrayx._dtypes import complex64, float32, float64
 from arrayx._elementwise import conj
 from arrayx.linalg import _lapack_dispatch
@@ -119,8 +120,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
     upper : bool
         Return the upper factor ``U`` (``x = U^H U``) instead of the lower ``L``.
 
@@ -131,8 +131,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     LinAlgError
         If a matrix is not positive definite.
 
@@ -156,8 +155,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
     mode : {'reduced', 'complete'}
         'reduced': ``Q`` is ``(..., M, K)`` and ``R`` ``(..., K, N)`` with ``K = min(M, N)``;
         'complete': ``Q`` is ``(..., M, M)`` and ``R`` ``(..., M, N)``.
@@ -168,8 +166,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     ValueError
         If ``x`` has fewer than two dimensions or ``mode`` is unknown.
 
@@ -199,8 +196,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
     full_matrices : bool
         True: ``U`` is ``(..., M, M)`` and ``Vh`` ``(..., N, N)``; False: ``(..., M, K)`` and
         ``(..., K, N)`` with ``K = min(M, N)``.
@@ -212,8 +208,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     LinAlgError
         If the decomposition does not converge.
 
@@ -240,8 +235,7 @@ def svdvals(x: Array, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
 
     Returns
     -------
@@ -250,8 +244,7 @@ def svdvals(x: Array, /) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     LinAlgError
         If the decomposition does not converge.
 
@@ -274,8 +267,7 @@ def eigh(x: Array, /) -> EighResult:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -285,12 +277,9 @@ def eigh(x: Array, /) -> EighResult:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    ValueError
-        If the matrices are not square.
-    LinAlgError
-        If the eigenvalue computation does not converge.
+    %(raises_not_float)s
+    %(raises_not_square)s
+    %(raises_no_convergence)s
 
     Examples
     --------
@@ -316,8 +305,7 @@ def eigvalsh(x: Array, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -326,10 +314,8 @@ def eigvalsh(x: Array, /) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    LinAlgError
-        If the eigenvalue computation does not converge.
+    %(raises_not_float)s
+    %(raises_no_convergence)s
 
     Examples
     --------
@@ -345,8 +331,7 @@ def eig(x: Array, /) -> EigResult:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -356,12 +341,9 @@ def eig(x: Array, /) -> EigResult:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    ValueError
-        If the matrices are not square.
-    LinAlgError
-        If the eigenvalue computation does not converge.
+    %(raises_not_float)s
+    %(raises_not_square)s
+    %(raises_no_convergence)s
 
     Examples
     --------
@@ -381,8 +363,7 @@ def eigvals(x: Array, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -392,10 +373,8 @@ def eigvals(x: Array, /) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    LinAlgError
-        If the eigenvalue computation does not converge.
+    %(raises_not_float)s
+    %(raises_no_convergence)s
 
     Examples
     --------
@@ -404,3 +383,6 @@ def eigvals(x: Array, /) -> Array:
     Array([0.+1.j, 0.-1.j], dtype=complex128)
     """
     return _lapack_dispatch.eig(square_stack(x, "eigvals"), False)[0]
+
+
+fill([cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svdvals])

@@ -8,6 +8,7 @@ from arrayx import _dtypes
 from arrayx._creation import ones
 from arrayx._data_type_functions import astype
 from arrayx.linalg._matmul import matmul
+from arrayx._docfill import fill
 
 __all__ = ["diagonal", "trace"]
 
@@ -30,8 +31,7 @@ def diagonal(x, /, *, offset=0) -> Array:
 
     Raises
     ------
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_few_dims)s
 
     Examples
     --------
@@ -102,8 +102,7 @@ def trace(x, /, *, offset=0, dtype=None) -> Array:
 
     Raises
     ------
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_few_dims)s
 
     Examples
     --------
@@ -119,3 +118,6 @@ def trace(x, /, *, offset=0, dtype=None) -> Array:
     acc = _sum_dtype(d.dtype) if dtype is None else _dtypes.as_dtype(dtype)
     return matmul(astype(d, acc, copy=False), ones((d.shape[d.ndim - 1],), dtype=acc,
                                                         device=d.device))
+
+
+fill([diagonal, trace])

@@ -13,6 +13,7 @@ import math
 
 from arrayx._array import Array
 from arrayx._data_type_functions import astype, finfo, isdtype
+from arrayx._docfill import fill
 from arrayx._elementwise import (
     abs,
     imag,
@@ -81,8 +82,7 @@ def matrix_norm(
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
     keepdims : bool
         Keep the two matrix axes with size 1.
     ord : {'fro', 'nuc', 1, -1, 2, -2, inf, -inf}
@@ -96,8 +96,7 @@ def matrix_norm(
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     ValueError
         If ``ord`` is not one of the orders above.
 
@@ -196,3 +195,6 @@ def _scaled_two_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: boo
     scale = where(logical_or(~isfinite(top), top == 0), 1.0, top)
     scaled = sqrt(sum(square(m / scale), axis=axis, keepdims=keepdims))
     return scaled * (scale if keepdims else reshape(scale, scaled.shape))
+
+
+fill([matrix_norm])

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from arrayx._array import Array
 from arrayx._creation import empty
 from arrayx._data_type_functions import isdtype, result_type
+from arrayx._docfill import fill
 from arrayx._elementwise import conj, multiply, subtract
 from arrayx._manipulation import broadcast_shapes, expand_dims, permute_dims, reshape
 from arrayx._statistical import sum as sum_
@@ -66,8 +67,7 @@ def tensordot(
     ------
     ValueError
         If contracted axes differ in size.
-    TypeError
-        If the dtypes do not promote.
+    %(raises_promote)s
 
     Examples
     --------
@@ -238,3 +238,6 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     for i, (j, k) in enumerate(((1, 2), (2, 0), (0, 1))):
         o[..., i] = subtract(multiply(a[..., j], b[..., k]), multiply(a[..., k], b[..., j]))
     return out
+
+
+fill([tensordot])

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from arrayx._array import Array
 from arrayx._creation import zeros
 from arrayx._data_type_functions import astype, finfo, isdtype, result_type
+from arrayx._docfill import fill
 from arrayx._elementwise import abs, conj, log, sign
 from arrayx._manipulation import broadcast_shapes, broadcast_to, matrix_transpose
 from arrayx._searching import count_nonzero, where
@@ -102,8 +103,7 @@ def inv(x: Array, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -114,8 +114,7 @@ def inv(x: Array, /) -> Array:
     ------
     LinAlgError
         If a matrix is singular.
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
 
     Examples
     --------
@@ -132,8 +131,7 @@ def det(x: Array, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -142,10 +140,8 @@ def det(x: Array, /) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    ValueError
-        If the matrices are not square.
+    %(raises_not_float)s
+    %(raises_not_square)s
 
     Examples
     --------
@@ -162,8 +158,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, M)``, floating point.
+    %(x_square)s
 
     Returns
     -------
@@ -173,10 +168,8 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    ValueError
-        If the matrices are not square.
+    %(raises_not_float)s
+    %(raises_not_square)s
 
     Examples
     --------
@@ -206,8 +199,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
     rtol : float or Array, optional
         Singular values below ``rtol`` times the largest are taken as zero; an array
         broadcasts against the stack shape. Default: ``max(M, N) * eps``.
@@ -219,8 +211,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
+    %(raises_not_float)s
     LinAlgError
         If the SVD does not converge.
 
@@ -250,8 +241,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
     Parameters
     ----------
-    x : Array
-        Shape ``(..., M, N)``, floating point.
+    %(x_matrices)s
     rtol : float or Array, optional
         Default: ``max(M, N) * eps``; an array broadcasts against the stack shape.
 
@@ -262,10 +252,8 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
     Raises
     ------
-    TypeError
-        If ``x`` is not floating point.
-    ValueError
-        If ``x`` has fewer than two dimensions.
+    %(raises_not_float)s
+    %(raises_few_dims)s
     LinAlgError
         If the SVD does not converge.
 
@@ -337,3 +325,6 @@ def matrix_power(x: Array, n: int, /) -> Array:
             break
         a = matmul(a, a)
     return astype(result, result.dtype) if result is x else result
+
+
+fill([det, inv, matrix_rank, pinv, slogdet])
