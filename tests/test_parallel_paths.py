@@ -4,7 +4,9 @@ Operations of at least 2^18 elements (``PARALLEL_MIN`` in ``_kernels/cpu/iterate
 cut into blocks spread over the threads; a transposed operand is walked in 64 x 64 tiles, and
 an input of another dtype is cast in buffers as the loop goes. Each case here is above the
 threshold, and its result must equal NumPy's exactly (arithmetic and casts round the same)
-on one thread and on two.
+on one thread and on two. An op that costs more than ``add`` per element (``ops.COST``) goes
+parallel from ``PARALLEL_MIN / cost`` elements, in units that much smaller; those cases are
+checked against themselves on one thread.
 """
 
 from __future__ import annotations
@@ -89,3 +91,25 @@ def test_parallel_path_equals_numpy_on_one_and_two_threads(name: str, threads) -
         np.testing.assert_array_equal(res, want, err_msg=f"{name} on {n} threads")
         results.append(res.copy())
     np.testing.assert_array_equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "sqrt", "atan2", "tan"])
+def test_costly_ops_go_parallel_sooner_with_the_same_result(name: str, threads) -> None:
+    from arrayx._kernels.ops import COST
+
+    cost = COST[name]
+    # Above PARALLEL_MIN / cost elements (parallel), odd sides, a transposed operand (tiles).
+    side = int((1.5 * PARALLEL_MIN / cost) ** 0.5) | 1
+    assert PARALLEL_MIN // cost < side * side < PARALLEL_MIN
+    data = RNG.uniform(0.1, 0.9, (side, side + 2))[:, :side]
+    a = xp.asarray(data)
+    fn = getattr(xp, name)
+    results = []
+    for n in (1, 2):
+        xp.set_num_threads(n)
+        got = fn(a.mT, a) if name == "atan2" else fn(a.mT)
+        results.append(np.asarray(got).copy())
+    np.testing.assert_array_equal(results[0], results[1])
+    want = getattr(np, "arctan2" if name == "atan2" else name)(
+        *((data.T, data) if name == "atan2" else (data.T,)))
+    np.testing.assert_allclose(results[1], want, rtol=4e-16, atol=0)

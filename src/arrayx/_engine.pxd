@@ -43,7 +43,7 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
               int c1) except -1
 cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,
                int64_t size, bint serial=*, bint order=*, fold_init_fn fold_init=*,
-               int64_t fold_size=*, loop2d_fn fold_combine=*) except -1
+               int64_t fold_size=*, loop2d_fn fold_combine=*, int cost=*) except -1
 cdef int promote_codes(int a, int b) noexcept
 cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out)
 cdef Storage binary(int op, Storage sa, Layout la, int ca, Storage sb, Layout lb, int cb,

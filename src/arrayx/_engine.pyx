@@ -97,30 +97,30 @@ cdef int run2(loop2d_fn fn, Storage s0, Layout l0, int c0, Storage s1, Layout l1
 cdef inline int execute(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
                         int64_t* strides, int* isz, bint serial, bint order,
                         const loop2d_fn* casts, fold_init_fn fold_init, loop2d_fn fold_combine,
-                        int64_t fold_size) noexcept nogil:
+                        int64_t fold_size, int cost) noexcept nogil:
     """Coalesce the iteration space, then run the kernel (or the fold); non-zero when a
     parallel fold found no memory for its partial results."""
     cdef int nd = coalesce(nop, n, dims, strides, order)
     if fold_init != NULL:
         return run_fold(fn, fold_combine, fold_init, nop, nd, dims, base, strides, isz, casts,
                         fold_size)
-    cpu_run(fn, nop, nd, dims, base, strides, isz, serial, casts)
+    cpu_run(fn, nop, nd, dims, base, strides, isz, serial, casts, cost)
     return 0
 
 
 cdef inline int launch(loop2d_fn fn, int nop, int n, int64_t* dims, char** base,
                        int64_t* strides, int* isz, bint serial, bint order,
                        const loop2d_fn* casts, fold_init_fn fold_init, loop2d_fn fold_combine,
-                       int64_t fold_size, int64_t size) except -1:
+                       int64_t fold_size, int64_t size, int cost) except -1:
     """``execute``, without the GIL when it runs over ``size`` >= NOGIL_MIN elements."""
     cdef int status
     if size >= NOGIL_MIN:
         with nogil:
             status = execute(fn, nop, n, dims, base, strides, isz, serial, order, casts,
-                             fold_init, fold_combine, fold_size)
+                             fold_init, fold_combine, fold_size, cost)
     else:
         status = execute(fn, nop, n, dims, base, strides, isz, serial, order, casts,
-                         fold_init, fold_combine, fold_size)
+                         fold_init, fold_combine, fold_size, cost)
     if status:
         raise MemoryError("no memory for a parallel reduction's partial results")
     return 0
@@ -306,6 +306,9 @@ cdef unsigned UNARY_KINDS[64]
 cdef unsigned BINARY_KINDS[64]
 cdef int UNARY_RESULT[64]
 cdef int BINARY_RESULT[64]
+# Each op's cost per element against add's (``ops.COST``), for the driver's thread choice.
+cdef int UNARY_COST[64]
+cdef int BINARY_COST[64]
 cdef int PROMOTE[NDTYPES][NDTYPES]
 # The dtype a Python scalar of each kind (bool, int, float, complex) takes beside an array of
 # each dtype (the standard's weak scalars).
@@ -318,16 +321,18 @@ cdef bint SAME_KIND[NDTYPES][NDTYPES]
 def _load_tables() -> None:
     cdef int a, b
     for table, kinds, results in ((_ops.UNARY, 0, 0), (_ops.BINARY, 1, 1)):
-        for i, (_, k, r) in enumerate(_ops.metadata(table)):
+        for i, (name, k, r) in enumerate(_ops.metadata(table)):
             mask = 0
             for c in _KIND_CODES[k]:
                 mask |= 1 << c
             if kinds == 0:
                 UNARY_KINDS[i] = mask
                 UNARY_RESULT[i] = _RESULT_MODE[r]
+                UNARY_COST[i] = _ops.COST.get(name, 1)
             else:
                 BINARY_KINDS[i] = mask
                 BINARY_RESULT[i] = _RESULT_MODE[r]
+                BINARY_COST[i] = _ops.COST.get(name, 1)
     for a in range(NDTYPES):
         for b in range(NDTYPES):
             PROMOTE[a][b] = _dtypes.CODE[_dtypes.promote(_dtypes.DTYPES[a], _dtypes.DTYPES[b])]
@@ -368,7 +373,7 @@ cdef inline Operand operand(Storage s, Layout l, int stored, int code) noexcept:
 
 cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_t* shape,
                int64_t size, bint serial=False, bint order=False, fold_init_fn fold_init=NULL,
-               int64_t fold_size=0, loop2d_fn fold_combine=NULL) except -1:
+               int64_t fold_size=0, loop2d_fn fold_combine=NULL, int cost=1) except -1:
     """Run a kernel over ``shape`` (``size`` elements); the last operand is the one written.
 
     ``ops`` holds the ``nop`` operands (at most ``MAX_OPERANDS``), each with strides over
@@ -377,7 +382,7 @@ cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_
     the strides favour (for kernels whose result does not depend on the visiting order).
     With ``fold_init``, the kernel is a fold of the inputs into a fresh C-ordered output of
     ``fold_size`` accumulators whose partial results ``fold_combine`` adds up (see
-    ``iterate.run_fold``).
+    ``iterate.run_fold``). ``cost``: an element's cost against one of ``add`` (``ops.COST``).
     """
     cdef int64_t dims[MAXDIM + 2]
     cdef int64_t strides[4 * (MAXDIM + 2)]
@@ -400,7 +405,7 @@ cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_
         isz[k] = ITEMSIZE[ops[k].stored]
         base[k] = ops[k].data
     return launch(fn, nop, ndim, dims, base, strides, isz, serial, order,
-                  &casts[0] if cast else NULL, fold_init, fold_combine, fold_size, size)
+                  &casts[0] if cast else NULL, fold_init, fold_combine, fold_size, size, cost)
 
 
 # --- Devices other than the CPU ------------------------------------------------------------
@@ -575,7 +580,8 @@ cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
         run_device(s.device, "unary", UNARY_NAMES[op], (cc,), 2, ops, out.ndim, out.shape,
                    out.size)
         return o
-    run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True)
+    run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
+          NULL, UNARY_COST[op])
     return o
 
 
@@ -610,7 +616,8 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     if not sa.host:
         return run_device(sa.device, "binary", BINARY_NAMES[op], (code,), 3, ops, la.ndim,
                           la.shape_, la.size)
-    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True)
+    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True, NULL, 0,
+                 NULL, BINARY_COST[op])
 
 
 cdef int _into_code(int op, int ca, int cb, bint same_kind) except -1:
@@ -701,7 +708,8 @@ cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, i
         run_device(device, "binary", BINARY_NAMES[op], (code,), 3, ops, out.ndim, out.shape,
                    out.size)
         return o
-    run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True)
+    run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
+          NULL, BINARY_COST[op])
     return o
 
 

@@ -34,7 +34,7 @@ ctypedef void (*unit_fn)(void* ctx, int64_t unit) noexcept nogil
 cdef void parallel_for(int64_t units, unit_fn fn, void* ctx) noexcept nogil
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
               const int64_t* strides, const int* itemsize, bint serial=*,
-              const loop2d_fn* casts=*) noexcept nogil
+              const loop2d_fn* casts=*, int cost=*) noexcept nogil
 cdef int run_fold(loop2d_fn fn, loop2d_fn combine, fold_init_fn init, int nop, int ndim,
                   const int64_t* shape, char** base, const int64_t* strides,
                   const int* itemsize, const loop2d_fn* casts, int64_t out_size) noexcept nogil

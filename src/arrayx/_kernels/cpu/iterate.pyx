@@ -227,13 +227,15 @@ cdef inline bint needs_tiles(int nop, int ndim, const int64_t* shape,
 
 cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base,
               const int64_t* strides, const int* itemsize, bint serial=False,
-              const loop2d_fn* casts=NULL) noexcept nogil:
+              const loop2d_fn* casts=NULL, int cost=1) noexcept nogil:
     """Run ``fn`` over the whole iteration space; ``ndim`` is at least 2 (pad with size 1).
 
     ``serial`` keeps it on one thread (for kernels whose blocks share output elements, such
     as a reduction written as an accumulating binary op). ``casts``, when given, holds one
     cast kernel per operand (NULL where none is needed): those inputs are converted to the
     kernel's dtype in buffers of ``CHUNK`` elements as the loop goes, never as whole copies.
+    ``cost``: what an element costs against one of ``add`` (``ops.COST``); the threads start
+    from ``PARALLEL_MIN`` elements' worth of ``add``, in units of that much work.
     """
     cdef int64_t n0 = shape[ndim - 2]
     cdef int64_t n1 = shape[ndim - 1]
@@ -244,10 +246,12 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cdef int64_t total = outer * n0 * n1
     if total == 0:
         return
+    cdef int64_t work = total * cost
+    cdef int64_t block = BLOCK // cost
     cdef char* ptrs[MAX_OPERANDS]
     cdef int k
     cdef int threads = 1 if serial else threads_now()
-    if ndim == 2 and casts == NULL and (threads == 1 or total < PARALLEL_MIN) \
+    if ndim == 2 and casts == NULL and (threads == 1 or work < PARALLEL_MIN) \
             and not needs_tiles(nop, ndim, shape, strides):
         # One block on this thread: the strides are already the kernel's rows.
         for k in range(nop):
@@ -255,13 +259,13 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
         fn(ptrs, strides, n0, n1)
         return
     cdef int64_t rows_per = n0, cols_per = n1
-    if threads > 1 and total >= PARALLEL_MIN:
+    if threads > 1 and work >= PARALLEL_MIN:
         # Row blocks are multiples of the tiles transposed operands are walked in.
-        if n1 >= BLOCK:
-            cols_per = BLOCK
+        if n1 >= block:
+            cols_per = block
             rows_per = 64
         else:
-            rows_per = ((BLOCK // n1 + 63) // 64) * 64
+            rows_per = ((block // n1 + 63) // 64) * 64
     else:
         threads = 1
     cdef int64_t row_blocks = (n0 + rows_per - 1) // rows_per
@@ -284,7 +288,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     job.row_blocks, job.col_blocks, job.rows_per, job.cols_per = (row_blocks, col_blocks,
                                                                    rows_per, cols_per)
     job.units = units
-    job.group = max(1, BLOCK // (min(rows_per, n0) * min(cols_per, n1)))
+    job.group = max(1, block // (min(rows_per, n0) * min(cols_per, n1)))
     pool_parallel_for((units + job.group - 1) // job.group, threads, run_job_unit, &job)
 
 
