@@ -26,6 +26,8 @@ cdef extern from "ax_pool.hpp" nogil:
 cdef int64_t PARALLEL_MIN = 1 << 18
 # A parallel work unit covers about this many elements.
 cdef int64_t BLOCK = 1 << 15
+# Units a thread is given at the least, where an op's cost makes its blocks smaller.
+cdef int64_t UNITS_PER_THREAD = 8
 # Side of the square tiles a block is walked in when an operand is transposed.
 cdef int64_t TILE = 64
 
@@ -235,7 +237,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cast kernel per operand (NULL where none is needed): those inputs are converted to the
     kernel's dtype in buffers of ``CHUNK`` elements as the loop goes, never as whole copies.
     ``cost``: what an element costs against one of ``add`` (``ops.COST``); the threads start
-    from ``PARALLEL_MIN`` elements' worth of ``add``, in units of that much work.
+    from ``PARALLEL_MIN`` elements' worth of ``add``.
     """
     cdef int64_t n0 = shape[ndim - 2]
     cdef int64_t n1 = shape[ndim - 1]
@@ -247,10 +249,13 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     if total == 0:
         return
     cdef int64_t work = total * cost
-    cdef int64_t block = BLOCK // cost
     cdef char* ptrs[MAX_OPERANDS]
     cdef int k
     cdef int threads = 1 if serial else threads_now()
+    # Units of BLOCK elements, or fewer for a costly op that has few blocks (at least
+    # UNITS_PER_THREAD a thread, down to BLOCK / cost): more, smaller units cost their
+    # scheduling where the blocks are many.
+    cdef int64_t block = max(BLOCK // cost, min(BLOCK, total // (threads * UNITS_PER_THREAD)))
     if ndim == 2 and casts == NULL and (threads == 1 or work < PARALLEL_MIN) \
             and not needs_tiles(nop, ndim, shape, strides):
         # One block on this thread: the strides are already the kernel's rows.
