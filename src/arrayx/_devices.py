@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from types import SimpleNamespace
 
 __all__ = ["CPU", "TEST", "Device", "as_device", "available", "backend", "default_device",
            "register_backend", "register_host", "set_default_device"]
@@ -102,11 +103,11 @@ _available: tuple[Device, ...] | None = None
 # gives the backend object of one device of that kind (``arrayx._kernels.cuda.runtime``'s
 # ``Backend`` for cuda).
 _BACKENDS: dict[str, Callable[[int], object]] = {}
-# The CPU backend's object, for the CPU and the test devices: its library entries (``fft``,
-# ``lapack``; ``arrayx._host_backend``, which registers it). The engine does not ask for it:
-# it calls the CPU backend's kernels directly for every storage in the CPU's memory
+# The CPU backend's object, for the CPU and the test devices: its library entries, each
+# registered by its extension when it loads (``register_host``). The engine does not ask for
+# it: it calls the CPU backend's kernels directly for every storage in the CPU's memory
 # (``Storage.host``), where a Python-level call would cost more than a small kernel.
-_HOST: object = None
+_HOST = SimpleNamespace()
 
 
 def available() -> tuple[Device, ...]:
@@ -140,16 +141,17 @@ def register_backend(kind: str, count: int, lookup: Callable[[int], object]) -> 
     _available = (CPU, *(Device(kind, i) for i in range(count)))
 
 
-def register_host(host: object) -> None:
-    """Make ``host`` the backend object of the devices in the CPU's memory (the CPU and the
-    test devices): ``arrayx._host_backend.HostBackend``."""
-    global _HOST
-    _HOST = host
+def register_host(**entries: Callable) -> None:
+    """Give the devices in the CPU's memory (the CPU and the test devices) library entries:
+    ``fft(name, a, **kwargs)`` from ``arrayx.fft`` and ``lapack(name)`` from
+    ``arrayx.linalg``, each registered as its extension loads, so that loading one does not
+    load the other."""
+    vars(_HOST).update(entries)
 
 
 def backend(device: Device) -> object:
-    """The backend object of ``device``: the CPU backend's (``HostBackend``) for the CPU and
-    the test devices, a GPU's ``arrayx._kernels.cuda.runtime.Backend`` for ``cuda:N``.
+    """The backend object of ``device``: the CPU backend's (``register_host``'s entries) for
+    the CPU and the test devices, a GPU's ``arrayx._kernels.cuda.runtime.Backend`` for ``cuda:N``.
 
     Raises
     ------

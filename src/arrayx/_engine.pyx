@@ -503,12 +503,16 @@ cdef int transfer(Storage src, int64_t skip, Storage dst, int64_t nbytes) except
     return 0
 
 
-cdef tuple _cast_copy(Storage s, Layout l, int code, int to):
+cdef tuple _cast_copy(Storage s, Layout l, int code, int to, bint c_order=False):
     """``s`` seen through ``l`` copied to a fresh buffer of dtype ``to``, laid out in ``l``'s
-    memory order."""
+    memory order (C order with ``c_order``)."""
     cdef int64_t st[MAXDIM]
-    fresh_strides(1, l.ndim, l.shape_, l.strides_, st)
-    cdef Layout cl = new_layout(l.ndim, l.shape_, st, 0)
+    cdef Layout cl
+    if c_order:
+        cl = contiguous(l.ndim, l.shape_)
+    else:
+        fresh_strides(1, l.ndim, l.shape_, l.strides_, st)
+        cl = new_layout(l.ndim, l.shape_, st, 0)
     cdef Storage t = allocate(cl, to, s.device)
     _run_cast(s, l, code, t, cl, to)
     return t, cl
@@ -616,8 +620,8 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     if not sa.host:
         return run_device(sa.device, "binary", BINARY_NAMES[op], (code,), 3, ops, la.ndim,
                           la.shape_, la.size)
-    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True, NULL, 0,
-                 NULL, BINARY_COST[op])
+    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True,
+                 NULL, 0, NULL, BINARY_COST[op])
 
 
 cdef int _into_code(int op, int ca, int cb, bint same_kind) except -1:
@@ -1369,9 +1373,9 @@ cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layo
                                     lb.strides_)
     if copy:
         if copy & 1:
-            sa, la = _c_copy(sa, la, code)
+            sa, la = _cast_copy(sa, la, code, code, True)
         if copy & 2:
-            sb, lb = _c_copy(sb, lb, code)
+            sb, lb = _cast_copy(sb, lb, code, code, True)
         cpu.plan_matmul(&p, code, isz, at(sa, la, code), la.ndim, la.shape_, la.strides_,
                         at(sb, lb, code), lb.ndim, lb.shape_, lb.strides_)
     # gemv's output is zeroed first: a BLAS may compute beta * y with beta = 0 rather than
@@ -1386,10 +1390,3 @@ cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layo
         cpu.matmul(code, isz, &p, o.data)
     return o
 
-
-cdef tuple _c_copy(Storage s, Layout l, int code):
-    """``s`` seen through ``l`` copied to a fresh C-contiguous buffer."""
-    cdef Layout cl = contiguous(l.ndim, l.shape_)
-    cdef Storage t = allocate(cl, code, s.device)
-    _run_cast(s, l, code, t, cl, code)
-    return t, cl

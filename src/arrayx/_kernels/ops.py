@@ -150,8 +150,8 @@ VECTOR_ACCURATE = {
 }
 
 # What an element of each op costs against one of ``add`` (default 1), a power of two at or
-# below the time measured on one thread at 10^5 elements (float32 and float64, AVX-512 and
-# AVX2): the CPU's driver runs an op on several threads from ``PARALLEL_MIN / cost``
+# below the time measured on one thread at 10^5 elements (float32 and float64, on a Zen 5 at
+# the AVX-512 level): the CPU's driver runs an op on several threads from ``PARALLEL_MIN / cost``
 # elements, so that an op whose kernel is slow pays a thread's wake-up as soon as ``add``
 # does (``iterate.run``).
 COST = {

@@ -1,7 +1,8 @@
 """The discrete Fourier transforms: the arguments checked here, the transform run by the
 library of the input's device (``_devices.backend(device).fft``): on the CPU pocketfft
 (``numpy.fft``) on zero-copy views of arrayx memory, the results adopted back without a copy
-(``_host_backend``); on a GPU cuFFT. Single precision stays single precision.
+(``_host_fft``, registered here), a long 1-D complex transform by the four-step algorithm; on
+a GPU cuFFT. Single precision stays single precision.
 """
 
 from __future__ import annotations
@@ -9,12 +10,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
-from arrayx import _host_backend  # noqa: F401  (registers the CPU's FFT and LAPACK)
-from arrayx._array import Array
+import numpy as np
+
+from arrayx._array import Array, on_host_device
+from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
-from arrayx._devices import backend
+from arrayx._devices import CPU, backend, register_host
 from arrayx._docfill import fill
 from arrayx._dtypes import complex64, complex128, float32
+from arrayx.fft import _four_step
 
 __all__ = [
     "fft", "fftn", "hfft", "ifft", "ifftn", "ihfft", "irfft", "irfftn", "rfft", "rfftn",
@@ -55,6 +59,23 @@ def _length(n: int | None, name: str) -> int | None:
     if n < 1:
         raise ValueError(f"fft.{name}: n must be at least 1, got {n}")
     return n
+
+
+def _host_fft(name: str, a: Array, **kwargs: object) -> Array:
+    """``numpy.fft.<name>(a, **kwargs)`` (NumPy's keywords) for an array in the CPU's memory,
+    on its device: a test device's array is seen as a CPU array of the same memory and its
+    result tagged back. A long 1-D ``fft``/``ifft`` runs by the four-step algorithm."""
+    x = on_host_device(a, CPU)
+    out = None
+    if (name in ("fft", "ifft") and x.ndim == 1 and kwargs.get("n") in (None, x.shape[0])
+            and kwargs.get("axis") in (0, -1)):
+        out = _four_step.transform(x, name == "ifft", kwargs["norm"])
+    if out is None:
+        out = asarray(getattr(np.fft, name)(np.asarray(x), **kwargs), device=CPU)
+    return on_host_device(out, a.device)
+
+
+register_host(fft=_host_fft)
 
 
 def _one(name: str, real: bool, x, n, axis, norm) -> Array:

@@ -15,11 +15,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from arrayx import _host_backend  # noqa: F401  (registers the CPU's FFT and LAPACK)
-from arrayx._devices import backend
+from arrayx._devices import backend, register_host
+from arrayx.linalg import _lapack
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
+
+
+def _host_lapack(name: str) -> Callable:
+    """The LAPACK entry ``name`` of the devices in the CPU's memory: ``_lapack``'s."""
+    return getattr(_lapack, name)
+
+
+register_host(lapack=_host_lapack)
 
 
 def _entry(name: str) -> Callable:

@@ -252,10 +252,7 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
     cdef char* ptrs[MAX_OPERANDS]
     cdef int k
     cdef int threads = 1 if serial else threads_now()
-    # Units of BLOCK elements, or fewer for a costly op that has few blocks (at least
-    # UNITS_PER_THREAD a thread, down to BLOCK / cost): more, smaller units cost their
-    # scheduling where the blocks are many.
-    cdef int64_t block = max(BLOCK // cost, min(BLOCK, total // (threads * UNITS_PER_THREAD)))
+    cdef int64_t block = BLOCK
     if ndim == 2 and casts == NULL and (threads == 1 or work < PARALLEL_MIN) \
             and not needs_tiles(nop, ndim, shape, strides):
         # One block on this thread: the strides are already the kernel's rows.
@@ -265,6 +262,10 @@ cdef void run(loop2d_fn fn, int nop, int ndim, const int64_t* shape, char** base
         return
     cdef int64_t rows_per = n0, cols_per = n1
     if threads > 1 and work >= PARALLEL_MIN:
+        # Units of BLOCK elements, or fewer for a costly op that has few blocks (at least
+        # UNITS_PER_THREAD a thread, down to BLOCK / cost): more, smaller units cost their
+        # scheduling where the blocks are many.
+        block = max(BLOCK // cost, min(BLOCK, total // (threads * UNITS_PER_THREAD)))
         # Row blocks are multiples of the tiles transposed operands are walked in.
         if n1 >= block:
             cols_per = block
