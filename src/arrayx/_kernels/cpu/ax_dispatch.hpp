@@ -30,6 +30,9 @@ struct KernelSet {
     move_blocks_fn gather_blocks[NCODES];
     move_blocks_fn scatter_blocks[NCODES];
     take_fn take;
+    // The vector sorts (ax_vsort.hpp): null at the baseline and for the dtypes they lack.
+    rows_sort_fn sort_rows[NCODES];
+    long_sort_fn sort_long[NCODES];
 };
 
 void fill_kernel_set_baseline(KernelSet* k);
@@ -118,5 +121,7 @@ inline move_blocks_fn scatter_blocks_of(const KernelSet* k, int code) {
     return k->scatter_blocks[code];
 }
 inline take_fn take_of(const KernelSet* k) { return k->take; }
+inline rows_sort_fn sort_rows_of(const KernelSet* k, int code) { return k->sort_rows[code]; }
+inline long_sort_fn sort_long_of(const KernelSet* k, int code) { return k->sort_long[code]; }
 
 }  // namespace ax

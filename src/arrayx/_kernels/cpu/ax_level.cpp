@@ -5,6 +5,7 @@
 #include "ax_gather.hpp"
 #include "ax_ops.hpp"
 #include "ax_reduce.hpp"
+#include "ax_vsort.hpp"
 
 namespace ax {
 void AX_LEVEL_FILL(KernelSet* k);
@@ -29,5 +30,7 @@ void ax::AX_LEVEL_FILL(KernelSet* k) {
         k->gather_blocks[c] = gather_blocks_kernel(c);
         k->scatter_blocks[c] = scatter_blocks_kernel(c);
     }
+    fill_table<VsortRows>(k->sort_rows);
+    fill_table<VsortLong>(k->sort_long);
     k->take = &take_1d;
 }

@@ -75,6 +75,14 @@ using argextreme_fn = void (*)(const char* data, int64_t* out, int64_t rows, int
 // Gather (or scatter) nb strided blocks at element offsets from (to) a C-contiguous buffer.
 using move_blocks_fn = void (*)(char* base, const int64_t* offs, int64_t nb, int rnd,
                                 const int64_t* rshape, const int64_t* rstrides, char* flat);
+// Sort each of `rows` C-contiguous rows of n elements in place.
+using rows_sort_fn = void (*)(char* data, int64_t rows, int64_t n, bool desc, bool stable);
+// fn(ctx, u) for every u in [0, units), over the engine's threads (iterate.parallel_for).
+using unit_fn = void (*)(void* ctx, int64_t unit);
+using run_units_fn = void (*)(int64_t units, unit_fn fn, void* ctx);
+// Sort one row of n elements in place, on up to `threads` threads through `run`.
+using long_sort_fn = void (*)(char* data, int64_t n, bool desc, bool stable, int threads,
+                              run_units_fn run);
 // out[i] = src[idx[i] * stride] for i < m, idx checked against n: the first bad i, or -1.
 using take_fn = int64_t (*)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
                             int64_t m, char* out, int itemsize);

@@ -118,13 +118,22 @@ cdef bint sort_long_row(int code, int itemsize, char* data, int64_t n, bint desc
 cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n, bint desc,
                     bint stable) noexcept nogil:
     """Sort each row of the C-contiguous (rows, n) ``data`` in place; many rows in parallel,
-    one long row by buckets."""
-    if (rows == 1 and n >= SORT_SPLIT_MIN and itemsize == 8
+    one long row by parts over threads. 32- and 64-bit integers and real floats take the
+    vector quicksort where the ISA level has one (``ax_vsort.hpp``), the others the radix or
+    comparison sorts."""
+    cdef K.long_sort_fn long_sort = dispatch.sort_long_kernel(code)
+    cdef int threads = iterate.threads_now()
+    if rows == 1 and n >= SORT_PARALLEL_MIN and threads > 1 and long_sort != NULL:
+        long_sort(data, n, desc, stable, threads, <K.run_units_fn>iterate.parallel_for)
+        return
+    if (rows == 1 and n >= SORT_SPLIT_MIN and itemsize == 8 and long_sort == NULL
             and of_kind(code, KB_INT | KB_REAL_FLOAT)
             and sort_long_row(code, itemsize, data, n, desc)):
         return
     cdef RowsJob job
-    job.sort = K.sort_kernel(code)
+    job.sort = dispatch.sort_rows_kernel(code)
+    if job.sort == NULL:
+        job.sort = K.sort_kernel(code)
     job.argsort = NULL
     job.data = data
     job.out = NULL

@@ -1,7 +1,9 @@
 # The active ISA level's kernel tables (ax_dispatch.hpp), chosen once at import: every caller of
-# a hot kernel (elementwise, casts, folds, scans, arg-extremes, where, gathers) takes it from here.
+# a hot kernel (elementwise, casts, folds, scans, arg-extremes, where, gathers, the vector sorts)
+# takes it from here.
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, fold_init_fn, loop2d_fn, move_blocks_fn, scan_fn, take_fn, total_fn,
+    argextreme_fn, fold_init_fn, long_sort_fn, loop2d_fn, move_blocks_fn, rows_sort_fn, scan_fn,
+    take_fn, total_fn,
 )
 
 cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
@@ -20,6 +22,8 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     move_blocks_fn gather_blocks_of(const KernelSet* k, int code)
     move_blocks_fn scatter_blocks_of(const KernelSet* k, int code)
     take_fn take_of(const KernelSet* k)
+    rows_sort_fn sort_rows_of(const KernelSet* k, int code)
+    long_sort_fn sort_long_of(const KernelSet* k, int code)
 
 cdef KernelSet* kernels
 
@@ -74,3 +78,11 @@ cdef inline move_blocks_fn scatter_blocks_kernel(int code) noexcept nogil:
 
 cdef inline take_fn take_kernel() noexcept nogil:
     return take_of(kernels)
+
+
+cdef inline rows_sort_fn sort_rows_kernel(int code) noexcept nogil:
+    return sort_rows_of(kernels, code)
+
+
+cdef inline long_sort_fn sort_long_kernel(int code) noexcept nogil:
+    return sort_long_of(kernels, code)

@@ -48,6 +48,11 @@ cdef extern from "ax_sort.hpp" namespace "ax" nogil:
     scatter_add_fn scatter_add_kernel(int code)
 
 cdef extern from "ax_types.hpp" namespace "ax" nogil:
+    ctypedef void (*unit_fn)(void* ctx, int64_t unit) noexcept nogil
+    ctypedef void (*run_units_fn)(int64_t units, unit_fn fn, void* ctx) noexcept nogil
+    ctypedef void (*rows_sort_fn)(char* data, int64_t rows, int64_t n, bint desc, bint stable)
+    ctypedef void (*long_sort_fn)(char* data, int64_t n, bint desc, bint stable, int threads,
+                                  run_units_fn run)
     ctypedef void (*move_blocks_fn)(char* base, const int64_t* offs, int64_t nb, int rnd,
                                     const int64_t* rshape, const int64_t* rstrides, char* flat)
     ctypedef int64_t (*take_fn)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
