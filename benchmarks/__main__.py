@@ -27,6 +27,7 @@ from benchmarks import (
     bench_linalg,
     bench_manipulation,
     bench_reductions,
+    bench_sorts,
     bench_torch,
     workloads,
 )
@@ -35,7 +36,8 @@ from benchmarks.report import run_record, write_json, write_plot
 
 SUITES = {
     "foundation": bench_foundation, "elementwise": bench_elementwise, "calls": bench_calls,
-    "reductions": bench_reductions, "manipulation": bench_manipulation, "linalg": bench_linalg,
+    "reductions": bench_reductions, "sorts": bench_sorts, "manipulation": bench_manipulation,
+    "linalg": bench_linalg,
     "dask": bench_dask, "torch": bench_torch, "autograd": bench_autograd, "cuda": bench_cuda,
 }
 

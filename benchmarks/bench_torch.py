@@ -10,13 +10,12 @@ result against NumPy's first. Skipped without torch.
 from __future__ import annotations
 
 import os
-import statistics
 from importlib.util import find_spec
 
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, apart, check_equal, timed
+from benchmarks.harness import Timing, check_equal, medians_apart, timed
 
 ROUNDS = 3
 # name -> (input, the call in the namespace ns, NumPy's call, the target)
@@ -63,14 +62,10 @@ def run(repeats: int) -> list[Timing]:
     list of Timing
         One per case.
     """
+    env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
+    runs = [(library, library, env) for library in ("arrayx", "torch")]
     out = []
     for name, (*_, target) in CASES.items():
-        times: dict[str, list[float]] = {"arrayx": [], "torch": []}
-        for _ in range(ROUNDS):
-            for library in times:
-                times[library].append(apart(
-                    __name__, f"seconds({name!r}, {library!r}, {repeats})",
-                    dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))))
-        out.append(Timing(name, statistics.median(times["arrayx"]),
-                          statistics.median(times["torch"]), target))
+        median = medians_apart(__name__, name, runs, repeats, ROUNDS)
+        out.append(Timing(name, median["arrayx"], median["torch"], target))
     return out

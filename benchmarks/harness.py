@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import ast
 import os
+import statistics
 import subprocess
 import sys
 
 from arrayx._bench import Timing, alternate, check_equal, compare, environment, table, timed
 
 __all__ = [
-    "Timing", "alternate", "apart", "check_equal", "compare", "describe_environment", "repeats",
-    "settings", "table", "timed",
+    "Timing", "alternate", "apart", "check_equal", "compare", "describe_environment",
+    "medians_apart", "repeats", "settings", "table", "timed",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.
@@ -47,6 +48,37 @@ def apart(module: str, call: str, env: dict[str, str] | None = None):
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
     return ast.literal_eval(done.stdout.splitlines()[-1])
+
+
+def medians_apart(module: str, name: str, runs: list[tuple[str, str, dict[str, str]]],
+                  repeats: int, rounds: int) -> dict[str, float]:
+    """Seconds per call of case ``name`` for each run, each in processes of its own: ``rounds``
+    rounds in which the runs alternate, each process calling ``module``'s
+    ``seconds(name, library, repeats)``; the median over the rounds.
+
+    Parameters
+    ----------
+    module : str
+        The suite module, which defines ``seconds``.
+    name : str
+        The case.
+    runs : list of (label, library, environment)
+        What to run: ``library`` is passed to ``seconds``, in a process with ``environment``.
+    repeats : int
+        Repeats per process.
+    rounds : int
+        Processes per run.
+
+    Returns
+    -------
+    dict
+        The median seconds of each run, by label.
+    """
+    times: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    for _ in range(rounds):
+        for label, library, env in runs:
+            times[label].append(apart(module, f"seconds({name!r}, {library!r}, {repeats})", env))
+    return {label: statistics.median(values) for label, values in times.items()}
 
 
 def repeats(quick: bool) -> int:

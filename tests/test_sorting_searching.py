@@ -325,6 +325,10 @@ def _patterned(pattern: str, n: int, dtype: str, rng: np.random.Generator) -> np
         a = rng.integers(-2, 3, n).astype(np.float64)
     elif pattern == "equal":
         a = np.full(n, 7.0)
+    elif pattern == "close":  # float64 values one float32 apart at most, integers far apart
+        a = 1.0 + rng.integers(0, 50, n) * 1e-13
+        if np.dtype(dtype).kind in "iu":
+            a = rng.integers(0, 50, n) * 3 + np.where(rng.random(n) < 0.5, 0, 2**40)
     elif pattern == "sorted":
         a = np.arange(n, dtype=np.float64)
     elif pattern == "reversed":
@@ -333,6 +337,8 @@ def _patterned(pattern: str, n: int, dtype: str, rng: np.random.Generator) -> np
         a = np.minimum(np.arange(n), np.arange(n)[::-1]).astype(np.float64)
     if np.dtype(dtype).kind == "u":
         a = np.abs(a)
+    if np.dtype(dtype).itemsize < 4:  # wrap into the type's range
+        a = (a % 2**16).astype(np.int64)
     a = a.astype(dtype)
     if np.dtype(dtype).kind == "f" and pattern == "few":
         a[a == 2] = -0.0
@@ -347,9 +353,13 @@ def _patterned(pattern: str, n: int, dtype: str, rng: np.random.Generator) -> np
 # The vector quicksort (AVX2 and AVX-512 levels; CI runs this file at each level) of 32- and
 # 64-bit integers and real floats: lengths about its register networks (up to 16 vectors) and
 # its partitions (from 2 x 8 vectors), a length a long row splits over threads, inputs that
-# defeat sampled pivots or hold one value; bit for bit NumPy's stable sort both ways.
-@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint64", "uint32"])
-@pytest.mark.parametrize("pattern", ["random", "few", "equal", "sorted", "reversed", "organ"])
+# defeat sampled pivots or hold one value; bit for bit NumPy's stable sort both ways. argsort
+# sorts (key, index) words with it, 64-bit keys cut to 32 bits and the runs of one cut key
+# ordered after ("close" values share cut keys): NumPy's stable order.
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint64", "uint32",
+                                   "int16", "uint8"])
+@pytest.mark.parametrize("pattern", ["random", "few", "equal", "close", "sorted", "reversed",
+                                     "organ"])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_vector_sort_lengths_and_patterns(dtype: str, pattern: str, threads: int) -> None:
     rng = np.random.default_rng(len(dtype) * 7 + len(pattern))
@@ -364,6 +374,9 @@ def test_vector_sort_lengths_and_patterns(dtype: str, pattern: str, threads: int
                 want = np.take_along_axis(a, stable_order(a, -1, descending), axis=-1)
                 got = to_np(xp.sort(xp.asarray(a), descending=descending))
                 np.testing.assert_array_equal(bits(got), bits(want), err_msg=f"n={n}")
+                order = to_np(xp.argsort(xp.asarray(a), descending=descending))
+                np.testing.assert_array_equal(order, stable_order(a, -1, descending),
+                                              err_msg=f"n={n}")
             loose = to_np(xp.sort(xp.asarray(a), stable=False))
             np.testing.assert_array_equal(loose, np.sort(a), err_msg=f"n={n}")
     finally:

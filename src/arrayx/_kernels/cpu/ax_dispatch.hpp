@@ -33,6 +33,7 @@ struct KernelSet {
     // The vector sorts (ax_vsort.hpp): null at the baseline and for the dtypes they lack.
     rows_sort_fn sort_rows[NCODES];
     long_sort_fn sort_long[NCODES];
+    packed_argsort_fn packed_argsort[NCODES];
 };
 
 void fill_kernel_set_baseline(KernelSet* k);
@@ -123,5 +124,8 @@ inline move_blocks_fn scatter_blocks_of(const KernelSet* k, int code) {
 inline take_fn take_of(const KernelSet* k) { return k->take; }
 inline rows_sort_fn sort_rows_of(const KernelSet* k, int code) { return k->sort_rows[code]; }
 inline long_sort_fn sort_long_of(const KernelSet* k, int code) { return k->sort_long[code]; }
+inline packed_argsort_fn packed_argsort_of(const KernelSet* k, int code) {
+    return k->packed_argsort[code];
+}
 
 }  // namespace ax

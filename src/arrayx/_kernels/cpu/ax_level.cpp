@@ -32,5 +32,6 @@ void ax::AX_LEVEL_FILL(KernelSet* k) {
     }
     fill_table<VsortRows>(k->sort_rows);
     fill_table<VsortLong>(k->sort_long);
+    fill_table<PackedArgsort>(k->packed_argsort);
     k->take = &take_1d;
 }

@@ -120,9 +120,33 @@ void sort_rows(char* data, int64_t rows, int64_t n, bool desc, bool stable) {
     compare_sort_rows<T>(data, rows, n, desc, stable);
 }
 
+// Short rows of 8-byte integers or real floats: (order key, index) pairs as 128-bit words,
+// sorted by value (equal keys by index, so stable), with no indirect read in the comparisons.
+template <class T, bool DESC>
+void pair_argsort_rows(const T* data, int64_t* out, int64_t rows, int64_t n) {
+    using W = unsigned __int128;
+    W words[RADIX_MIN_N];
+    for (int64_t r = 0; r < rows; ++r) {
+        const T* row = data + r * n;
+        for (int64_t i = 0; i < n; ++i) words[i] = (W(radix_key<T, DESC>(row[i])) << 64) | W(i);
+        std::sort(words, words + n);
+        for (int64_t i = 0; i < n; ++i) out[r * n + i] = int64_t(uint64_t(words[i]));
+    }
+}
+
 template <class T>
 void compare_argsort_rows(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
                           bool stable) {
+#ifdef __SIZEOF_INT128__
+    if constexpr (radix_sortable_v<T> && sizeof(T) == 8) {
+        if (n < RADIX_MIN_N) {
+            const T* d = reinterpret_cast<const T*>(data);
+            if (desc) pair_argsort_rows<T, true>(d, out, rows, n);
+            else pair_argsort_rows<T, false>(d, out, rows, n);
+            return;
+        }
+    }
+#endif
     for (int64_t r = 0; r < rows; ++r) {
         const T* row = reinterpret_cast<const T*>(data) + r * n;
         int64_t* idx = out + r * n;

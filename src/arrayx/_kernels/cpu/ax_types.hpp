@@ -83,6 +83,10 @@ using run_units_fn = void (*)(int64_t units, unit_fn fn, void* ctx);
 // Sort one row of n elements in place, on up to `threads` threads through `run`.
 using long_sort_fn = void (*)(char* data, int64_t n, bool desc, bool stable, int threads,
                               run_units_fn run);
+// Each row's sorting permutation into out (rows of fewer than 2^32 elements), on up to `threads`
+// threads through `run`.
+using packed_argsort_fn = void (*)(const char* data, int64_t* out, int64_t rows, int64_t n,
+                                   bool desc, int threads, run_units_fn run);
 // out[i] = src[idx[i] * stride] for i < m, idx checked against n: the first bad i, or -1.
 using take_fn = int64_t (*)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
                             int64_t m, char* out, int itemsize);

@@ -181,18 +181,49 @@ constexpr int pairs_of(unsigned b) {
     return m;
 }
 
-template <> struct Vec<double> {
+// The register of 256 bits as integers and back, for the members all four types share.
+inline __m256i bits_of(__m256i v) { return v; }
+inline __m256i bits_of(__m256d v) { return _mm256_castpd_si256(v); }
+inline __m256i bits_of(__m256 v) { return _mm256_castps_si256(v); }
+template <class R> inline R from_bits(__m256i v) {
+    if constexpr (std::is_same_v<R, __m256d>) return _mm256_castsi256_pd(v);
+    else if constexpr (std::is_same_v<R, __m256>) return _mm256_castsi256_ps(v);
+    else return v;
+}
+
+// What the AVX2 types share: loads and stores (masked ones for a range's last lanes), and the
+// split by the permutation tables.
+template <class T, class R> struct Avx2Vec {
     static constexpr bool ok = true;
-    static constexpr int W = 4;
-    using reg = __m256d;
+    static constexpr int W = 32 / sizeof(T);
+    using reg = R;
     using mask = unsigned;
-    static reg load(const double* p) { return _mm256_loadu_pd(p); }
-    static void store(double* p, reg v) { _mm256_storeu_pd(p, v); }
-    static reg load_part(const double* p, int n, reg fill) {
-        const __m256i m = first_lanes64(n);
-        return _mm256_blendv_pd(fill, _mm256_maskload_pd(p, m), _mm256_castsi256_pd(m));
+    static __m256i first(int n) { return W == 4 ? first_lanes64(n) : first_lanes32(n); }
+    static reg load(const T* p) {
+        return from_bits<R>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
-    static void store_part(double* p, int n, reg v) { _mm256_maskstore_pd(p, first_lanes64(n), v); }
+    static void store(T* p, reg v) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), bits_of(v));
+    }
+    static reg load_part(const T* p, int n, reg fill) {
+        const __m256i m = first(n);
+        const __m256i v = W == 4
+            ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), m)
+            : _mm256_maskload_epi32(reinterpret_cast<const int*>(p), m);
+        return from_bits<R>(_mm256_blendv_epi8(bits_of(fill), v, m));
+    }
+    static void store_part(T* p, int n, reg v) {
+        if constexpr (W == 4)
+            _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), first(n), bits_of(v));
+        else
+            _mm256_maskstore_epi32(reinterpret_cast<int*>(p), first(n), bits_of(v));
+    }
+    static reg split(mask m, reg v) {
+        return from_bits<R>(_mm256_permutevar8x32_epi32(bits_of(v), split_index<W>(m)));
+    }
+};
+
+template <> struct Vec<double> : Avx2Vec<double, __m256d> {
     static reg set1(double x) { return _mm256_set1_pd(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_pd(a, b);
@@ -206,26 +237,9 @@ template <> struct Vec<double> {
         if constexpr (X == 1) return _mm256_permute_pd(v, 0x5);
         else return _mm256_permute4x64_pd(v, xor_imm4<X>());
     }
-    static reg split(mask m, reg v) {
-        return _mm256_castsi256_pd(
-            _mm256_permutevar8x32_epi32(_mm256_castpd_si256(v), split_index<4>(m)));
-    }
 };
 
-template <> struct Vec<int64_t> {
-    static constexpr bool ok = true;
-    static constexpr int W = 4;
-    using reg = __m256i;
-    using mask = unsigned;
-    static reg load(const int64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const reg*>(p)); }
-    static void store(int64_t* p, reg v) { _mm256_storeu_si256(reinterpret_cast<reg*>(p), v); }
-    static reg load_part(const int64_t* p, int n, reg fill) {
-        const __m256i m = first_lanes64(n);
-        return _mm256_blendv_epi8(fill, _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), m), m);
-    }
-    static void store_part(int64_t* p, int n, reg v) {
-        _mm256_maskstore_epi64(reinterpret_cast<long long*>(p), first_lanes64(n), v);
-    }
+template <> struct Vec<int64_t> : Avx2Vec<int64_t, __m256i> {
     static reg set1(int64_t x) { return _mm256_set1_epi64x(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         const reg g = _mm256_cmpgt_epi64(a, b);
@@ -243,21 +257,9 @@ template <> struct Vec<int64_t> {
         if constexpr (X == 1) return _mm256_shuffle_epi32(v, 0x4E);
         else return _mm256_permute4x64_epi64(v, xor_imm4<X>());
     }
-    static reg split(mask m, reg v) { return _mm256_permutevar8x32_epi32(v, split_index<4>(m)); }
 };
 
-template <> struct Vec<float> {
-    static constexpr bool ok = true;
-    static constexpr int W = 8;
-    using reg = __m256;
-    using mask = unsigned;
-    static reg load(const float* p) { return _mm256_loadu_ps(p); }
-    static void store(float* p, reg v) { _mm256_storeu_ps(p, v); }
-    static reg load_part(const float* p, int n, reg fill) {
-        const __m256i m = first_lanes32(n);
-        return _mm256_blendv_ps(fill, _mm256_maskload_ps(p, m), _mm256_castsi256_ps(m));
-    }
-    static void store_part(float* p, int n, reg v) { _mm256_maskstore_ps(p, first_lanes32(n), v); }
+template <> struct Vec<float> : Avx2Vec<float, __m256> {
     static reg set1(float x) { return _mm256_set1_ps(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_ps(a, b);
@@ -272,23 +274,9 @@ template <> struct Vec<float> {
         else if constexpr (X == 4) return _mm256_permute2f128_ps(v, v, 1);
         else return _mm256_permutevar8x32_ps(v, xor_index32<X>());
     }
-    static reg split(mask m, reg v) { return _mm256_permutevar8x32_ps(v, split_index<8>(m)); }
 };
 
-template <> struct Vec<int32_t> {
-    static constexpr bool ok = true;
-    static constexpr int W = 8;
-    using reg = __m256i;
-    using mask = unsigned;
-    static reg load(const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const reg*>(p)); }
-    static void store(int32_t* p, reg v) { _mm256_storeu_si256(reinterpret_cast<reg*>(p), v); }
-    static reg load_part(const int32_t* p, int n, reg fill) {
-        const __m256i m = first_lanes32(n);
-        return _mm256_blendv_epi8(fill, _mm256_maskload_epi32(reinterpret_cast<const int*>(p), m), m);
-    }
-    static void store_part(int32_t* p, int n, reg v) {
-        _mm256_maskstore_epi32(reinterpret_cast<int*>(p), first_lanes32(n), v);
-    }
+template <> struct Vec<int32_t> : Avx2Vec<int32_t, __m256i> {
     static reg set1(int32_t x) { return _mm256_set1_epi32(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_epi32(a, b);
@@ -304,7 +292,6 @@ template <> struct Vec<int32_t> {
         else if constexpr (X == 4) return _mm256_permute2x128_si256(v, v, 1);
         else return _mm256_permutevar8x32_epi32(v, xor_index32<X>());
     }
-    static reg split(mask m, reg v) { return _mm256_permutevar8x32_epi32(v, split_index<8>(m)); }
 };
 #endif
 
@@ -706,6 +693,22 @@ template <class K> bool next_ranges(RangesJob<K>& j) {
     return split;
 }
 
+// The ascending sort of a[0, n) on up to `threads` threads.
+template <class K> void sort_in_parallel(K* a, int64_t n, int threads, run_units_fn run) {
+    RangesJob<K> j;
+    j.a = a;
+    j.count = 1;
+    j.start[0] = 0;
+    j.size[0] = n;
+    const int64_t want = std::min<int64_t>(int64_t(PARALLEL_PARTS) * threads, MAX_RANGES / 2);
+    bool split = true;
+    while (split && j.count && j.count < want) {
+        run(j.count, &split_range<K>, &j);
+        split = next_ranges(j);
+    }
+    run(j.count, &sort_range<K>, &j);
+}
+
 template <class T>
 void vsort_long(char* data, int64_t n, bool desc, bool stable, int threads, run_units_fn run) {
     using K = vsort_key_t<T>;
@@ -715,19 +718,144 @@ void vsort_long(char* data, int64_t n, bool desc, bool stable, int threads, run_
         fallback_sort(row, n, desc);
         return;
     }
-    RangesJob<K> j;
-    j.a = reinterpret_cast<K*>(row);
-    j.count = 1;
-    j.start[0] = 0;
-    j.size[0] = fix.n;
-    const int64_t want = std::min<int64_t>(int64_t(PARALLEL_PARTS) * threads, MAX_RANGES / 2);
-    bool split = true;
-    while (split && j.count && j.count < want) {
-        run(j.count, &split_range<K>, &j);
-        split = next_ranges(j);
-    }
-    run(j.count, &sort_range<K>, &j);
+    sort_in_parallel(reinterpret_cast<K*>(row), fix.n, threads, run);
     vsort_finish(row, n, desc, fix);
+}
+
+// argsort through the vector sort of 64-bit words: each word holds 32 bits of the value's order
+// key above its index in the row (the word's top bit flipped, so that the signed sort orders
+// the words as unsigned); equal keys keep their order (their indices decide), so the sort is
+// stable whatever `stable` says. The order key: the sign bit flipped for signed integers; for
+// floats their bits with the sign bit set when positive and all bits flipped when negative,
+// -0.0 as 0.0, every NaN the largest key; descending complements the non-NaN keys. A key of
+// up to 32 bits goes whole into its word. A wider one is cut to 32 bits keeping its order (a
+// float64 as the key of its nearest float32; an int64 as its offset from the row's least key,
+// shifted right until the row's span fits), and the runs of words with one cut key are then
+// ordered by the whole key (a stable sort of their indices).
+template <class T> inline uint64_t order_key(T x, bool desc) {
+    using U = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    constexpr int bits = 8 * sizeof(T);
+    uint64_t k;
+    if constexpr (std::is_floating_point_v<T>) {
+        U u;
+        std::memcpy(&u, &x, sizeof u);
+        u = x == T(0) ? U(0) : u;
+        const U negative = U(0) - (u >> (bits - 1));
+        k = U(u ^ (negative | (U(1) << (bits - 1))));
+        if (x != x) return U(~U(0));
+        return desc ? U(~k) : k;
+    } else {
+        using S = std::make_unsigned_t<T>;
+        k = uint64_t(S(S(x) ^ (std::is_signed_v<T> ? S(S(1) << (bits - 1)) : S(0))));
+        return desc ? uint64_t(S(~S(k))) : k;
+    }
+}
+
+template <class T> struct PackedRow {
+    const T* row;
+    int64_t n;
+    bool desc;
+    bool cut = false;  // the words hold cut keys
+    int shift = 0;     // of an integer key's offset from `least`
+    uint64_t least = 0;
+};
+
+template <class T> inline void pack_row(PackedRow<T>& p, int64_t* words) {
+    constexpr uint64_t top = uint64_t(1) << 63;
+    if constexpr (std::is_same_v<T, double>) {
+        p.cut = true;
+        for (int64_t i = 0; i < p.n; ++i) {
+            const uint64_t k = order_key(float(p.row[i]), p.desc);
+            words[i] = int64_t(((k << 32) | uint64_t(i)) ^ top);
+        }
+        return;
+    } else if constexpr (sizeof(T) == 8) {
+        uint64_t lo = ~uint64_t(0), hi = 0;
+        for (int64_t i = 0; i < p.n; ++i) {
+            const uint64_t k = order_key(p.row[i], p.desc);
+            lo = std::min(lo, k);
+            hi = std::max(hi, k);
+        }
+        const uint64_t span = p.n ? hi - lo : 0;
+        p.least = lo;
+        p.shift = span >> 32 ? 32 - __builtin_clzll(span) : 0;
+        p.cut = p.shift > 0;
+    }
+    for (int64_t i = 0; i < p.n; ++i) {
+        const uint64_t k = (order_key(p.row[i], p.desc) - p.least) >> p.shift;
+        words[i] = int64_t(((k << 32) | uint64_t(i)) ^ top);
+    }
+}
+
+// The indices from the sorted words, in place; runs that share a shifted key ordered by the key.
+template <class T> inline void unpack_row(const PackedRow<T>& p, int64_t* words) {
+    const int64_t n = p.n;
+    if (!p.cut) {
+        for (int64_t i = 0; i < n; ++i) words[i] = int64_t(uint32_t(words[i]));
+        return;
+    }
+    int64_t start = 0;
+    for (int64_t i = 1; i <= n; ++i) {
+        if (i < n && (words[i] >> 32) == (words[start] >> 32)) continue;
+        for (int64_t k = start; k < i; ++k) words[k] = int64_t(uint32_t(words[k]));
+        if (i - start > 1) {
+            const T* row = p.row;
+            const bool desc = p.desc;
+            auto before = [row, desc](int64_t x, int64_t y) {
+                return order_key(row[x], desc) < order_key(row[y], desc);
+            };
+            if (i - start > 16) {
+                std::stable_sort(words + start, words + i, before);
+            } else {
+                for (int64_t k = start + 1; k < i; ++k) {
+                    const int64_t w = words[k];
+                    int64_t at = k;
+                    for (; at > start && before(w, words[at - 1]); --at) words[at] = words[at - 1];
+                    words[at] = w;
+                }
+            }
+        }
+        start = i;
+    }
+}
+
+template <class T> struct ArgsortJob {
+    const char* data;
+    int64_t* out;
+    int64_t rows, n, per;
+    bool desc;
+};
+
+template <class T> void argsort_row_group(void* ctx, int64_t u) {
+    const ArgsortJob<T>& j = *static_cast<ArgsortJob<T>*>(ctx);
+    const int64_t first = u * j.per, last = std::min(j.rows, first + j.per);
+    for (int64_t r = first; r < last; ++r) {
+        // The words are written over the output row (both 8-byte).
+        int64_t* out = j.out + r * j.n;
+        PackedRow<T> p{reinterpret_cast<const T*>(j.data) + r * j.n, j.n, j.desc};
+        pack_row(p, out);
+        vsort_range(out, j.n);
+        unpack_row(p, out);
+    }
+}
+
+// Each row's sorting permutation into out (rows of fewer than 2^32 values): one long row sorted
+// over the threads, many rows in groups over them (threads > 1).
+template <class T>
+void packed_argsort(const char* data, int64_t* out, int64_t rows, int64_t n, bool desc,
+                    int threads, run_units_fn run) {
+    if (rows <= 0 || n <= 0) return;
+    if (rows == 1 && threads > 1) {
+        PackedRow<T> p{reinterpret_cast<const T*>(data), n, desc};
+        pack_row(p, out);
+        sort_in_parallel(out, n, threads, run);
+        unpack_row(p, out);
+        return;
+    }
+    ArgsortJob<T> j{data, out, rows, n, 1, desc};
+    const int64_t units = std::min<int64_t>(rows, int64_t(threads) * PARALLEL_PARTS / 2);
+    j.per = (rows + units - 1) / units;
+    run((rows + j.per - 1) / j.per, &argsort_row_group<T>, &j);
 }
 #endif
 
@@ -743,7 +871,16 @@ template <class T> inline long_sort_fn vsort_long_kernel() {
 #endif
     return nullptr;
 }
+template <class T> inline packed_argsort_fn packed_argsort_kernel() {
+#ifdef AX_VSORT_LEVEL
+    if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) return &packed_argsort<T>;
+#endif
+    return nullptr;
+}
 struct VsortRows { template <int C> static rows_sort_fn make() { return vsort_rows_kernel<T_<C>>(); } };
 struct VsortLong { template <int C> static long_sort_fn make() { return vsort_long_kernel<T_<C>>(); } };
+struct PackedArgsort {
+    template <int C> static packed_argsort_fn make() { return packed_argsort_kernel<T_<C>>(); }
+};
 
 AX_LEVEL_END

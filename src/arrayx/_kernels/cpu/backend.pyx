@@ -121,7 +121,7 @@ cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n,
     one long row by parts over threads. 32- and 64-bit integers and real floats take the
     vector quicksort where the ISA level has one (``ax_vsort.hpp``), the others the radix or
     comparison sorts."""
-    cdef K.long_sort_fn long_sort = dispatch.sort_long_kernel(code)
+    cdef K.long_sort_fn long_sort = dispatch.sort_long_of(dispatch.kernels, code)
     cdef int threads = iterate.threads_now()
     if rows == 1 and n >= SORT_PARALLEL_MIN and threads > 1 and long_sort != NULL:
         long_sort(data, n, desc, stable, threads, <K.run_units_fn>iterate.parallel_for)
@@ -131,7 +131,7 @@ cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n,
             and sort_long_row(code, itemsize, data, n, desc)):
         return
     cdef RowsJob job
-    job.sort = dispatch.sort_rows_kernel(code)
+    job.sort = dispatch.sort_rows_of(dispatch.kernels, code)
     if job.sort == NULL:
         job.sort = K.sort_kernel(code)
     job.argsort = NULL
@@ -144,7 +144,16 @@ cdef void sort_rows(int code, int itemsize, char* data, int64_t rows, int64_t n,
 
 cdef void argsort_rows(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
                        int64_t n, bint desc, bint stable) noexcept nogil:
-    """Each row's sorting permutation into ``out``; many rows in parallel."""
+    """Each row's sorting permutation into ``out``; many rows in parallel. Integers and real
+    floats take the vector sort of (key, index) words where the ISA level has it
+    (``packed_argsort``), one long row over the threads too."""
+    cdef K.packed_argsort_fn packed = dispatch.packed_argsort_of(dispatch.kernels, code)
+    cdef int threads = iterate.threads_now()
+    if packed != NULL and n < (<int64_t>1 << 32):
+        if rows * n < SORT_PARALLEL_MIN:
+            threads = 1
+        packed(data, out, rows, n, desc, threads, <K.run_units_fn>iterate.parallel_for)
+        return
     cdef RowsJob job
     job.sort = NULL
     job.argsort = K.argsort_kernel(code)

@@ -2,8 +2,8 @@
 # a hot kernel (elementwise, casts, folds, scans, arg-extremes, where, gathers, the vector sorts)
 # takes it from here.
 from arrayx._kernels.cpu.kernels cimport (
-    argextreme_fn, fold_init_fn, long_sort_fn, loop2d_fn, move_blocks_fn, rows_sort_fn, scan_fn,
-    take_fn, total_fn,
+    argextreme_fn, fold_init_fn, long_sort_fn, loop2d_fn, move_blocks_fn, packed_argsort_fn,
+    rows_sort_fn, scan_fn, take_fn, total_fn,
 )
 
 cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
@@ -24,6 +24,7 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     take_fn take_of(const KernelSet* k)
     rows_sort_fn sort_rows_of(const KernelSet* k, int code)
     long_sort_fn sort_long_of(const KernelSet* k, int code)
+    packed_argsort_fn packed_argsort_of(const KernelSet* k, int code)
 
 cdef KernelSet* kernels
 
@@ -79,10 +80,3 @@ cdef inline move_blocks_fn scatter_blocks_kernel(int code) noexcept nogil:
 cdef inline take_fn take_kernel() noexcept nogil:
     return take_of(kernels)
 
-
-cdef inline rows_sort_fn sort_rows_kernel(int code) noexcept nogil:
-    return sort_rows_of(kernels, code)
-
-
-cdef inline long_sort_fn sort_long_kernel(int code) noexcept nogil:
-    return sort_long_of(kernels, code)
