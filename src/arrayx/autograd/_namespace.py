@@ -33,6 +33,7 @@ from arrayx.autograd._tracer import (
     primitive,
     primitive_multi,
     traced,
+    tracer_inplace,
 )
 
 RULES = {**_rules.ELEMENTWISE, **_rules.STATISTICAL, **_rules.MANIPULATION,
@@ -219,5 +220,5 @@ def build() -> types.ModuleType:
           _composed.FFT_COMPOSED, "fft.")
     fft.__all__ = list(arrayx.fft.__all__)
     traced.fft = fft
-    install_operators()
+    install_operators(Tracer, traced, tracer_inplace)
     return traced

@@ -203,7 +203,8 @@ def binary_method(fn, reflected: bool):
     return method
 
 
-def _inplace(fn, op: str):
+def tracer_inplace(fn, op: str):
+    """The in-place operator method of :class:`Tracer`: the result rebinds the tracer."""
     def method(self, other):
         from arrayx.autograd._mutation import rebind
         return rebind(self, fn(self, other), op)
@@ -225,17 +226,18 @@ COMPARISONS = {stem: op for stem, op, form in OPERATORS if form == "comparison"}
 UNARY_OPERATORS = {stem: op for stem, op, form in OPERATORS if form == "unary"}
 
 
-def install_operators() -> None:
-    """Give :class:`Tracer` its operators, from the functions of the traced namespace."""
+def install_operators(cls: type, namespace: types.ModuleType, inplace) -> None:
+    """Give ``cls`` its operators, from the functions of ``namespace``; ``inplace(fn, name)``
+    makes an in-place method from a binary function."""
     for op, name in BINARY_OPERATORS.items():
-        fn = getattr(traced, name)
-        setattr(Tracer, f"__{op}__", binary_method(fn, False))
-        setattr(Tracer, f"__r{op}__", binary_method(fn, True))
-        setattr(Tracer, f"__i{op}__", _inplace(fn, f"__i{op}__"))
+        fn = getattr(namespace, name)
+        setattr(cls, f"__{op}__", binary_method(fn, False))
+        setattr(cls, f"__r{op}__", binary_method(fn, True))
+        setattr(cls, f"__i{op}__", inplace(fn, f"__i{op}__"))
     for op, name in COMPARISONS.items():
-        setattr(Tracer, f"__{op}__", binary_method(getattr(traced, name), False))
+        setattr(cls, f"__{op}__", binary_method(getattr(namespace, name), False))
     for op, name in UNARY_OPERATORS.items():
-        setattr(Tracer, f"__{op}__", unary_method(getattr(traced, name)))
+        setattr(cls, f"__{op}__", unary_method(getattr(namespace, name)))
 
 
 class GradientLostWarning(UserWarning):

@@ -22,14 +22,7 @@ from collections.abc import Callable
 import arrayx
 from arrayx.autograd import _batching
 from arrayx.autograd._pytree import LEAF, flatten, rebuild, unflatten
-from arrayx.autograd._tracer import (
-    BINARY_OPERATORS,
-    COMPARISONS,
-    UNARY_OPERATORS,
-    binary_method,
-    traced,
-    unary_method,
-)
+from arrayx.autograd._tracer import install_operators, traced
 
 batched = types.ModuleType("arrayx.autograd.batched",
                            "arrayx's namespace on batches: the namespace inside vmap.")
@@ -370,18 +363,6 @@ def _inplace(fn, op: str):
     return method
 
 
-def _install_operators() -> None:
-    for op, name in BINARY_OPERATORS.items():
-        fn = getattr(batched, name)
-        setattr(Batched, f"__{op}__", binary_method(fn, False))
-        setattr(Batched, f"__r{op}__", binary_method(fn, True))
-        setattr(Batched, f"__i{op}__", _inplace(fn, f"__i{op}__"))
-    for op, name in COMPARISONS.items():
-        setattr(Batched, f"__{op}__", binary_method(getattr(batched, name), False))
-    for op, name in UNARY_OPERATORS.items():
-        setattr(Batched, f"__{op}__", unary_method(getattr(batched, name)))
-
-
 def build() -> types.ModuleType:
     """Fill the batched namespace from the traced one."""
     def fill(target, source, names, prefix):
@@ -401,7 +382,7 @@ def build() -> types.ModuleType:
     batched.lib = arrayx.lib
     batched.__array_api_version__ = arrayx.__array_api_version__
     batched.__all__ = list(traced.__all__)
-    _install_operators()
+    install_operators(Batched, batched, _inplace)
     return batched
 
 
