@@ -3,8 +3,9 @@ engine's device paths on a machine without a GPU.
 
 ``install()`` makes ``cuda:0`` available with this backend: arrays there go through every
 device branch of the engine (dtype and broadcasting work, temporaries, scalar uploads,
-transfers, DLPack), and the backend's kernels are computed by NumPy over views of the memory,
-so results can be compared with the CPU's. The real kernels (``_kernels/cuda``) run only on a
+transfers, DLPack), and the backend's kernels are computed over views of the memory: elementwise
+functions by arrayx's CPU kernels (the CUDA kernels are the same templates, with the same math
+header), casts, reductions and scans by NumPy. The real kernels (``_kernels/cuda``) run only on a
 GPU (tests/test_cuda.py there).
 """
 
@@ -17,15 +18,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+import arrayx
 from arrayx import _devices
 from arrayx._kernels import dtypes, ops
 from arrayx._kernels.cuda.lanes import Lanes
 
 _NAMES = dtypes.NAMES
-_UFUNCS = {"pow": np.power, "atan2": np.arctan2, "bitwise_invert": np.invert,
-           "bitwise_left_shift": np.left_shift, "bitwise_right_shift": np.right_shift,
-           "acos": np.arccos, "asin": np.arcsin, "atan": np.arctan, "acosh": np.arccosh,
-           "asinh": np.arcsinh, "atanh": np.arctanh, "conj": np.conjugate}
 
 
 def _view(address: int, shape: Sequence[int], strides: Sequence[int], code: int) -> np.ndarray:
@@ -102,11 +100,10 @@ class FakeBackend(Lanes):
             x, y = (_view(a, shape, s, codes[0]) for a, s in operands[1:3])
             _view(operands[3][0], shape, operands[3][1], codes[0])[...] = np.where(c, x, y)
             return
-        ins = [_view(a, shape, s, codes[0]) for a, s in operands[:-1]]
-        fn = _UFUNCS.get(op) or getattr(np, op)
-        with np.errstate(all="ignore"):
-            result = fn(*ins)
-        out_code = _NAMES.index(np.asarray(result).dtype.name)
+        ins = [arrayx.asarray(_view(a, shape, s, codes[0]), device="cpu")
+               for a, s in operands[:-1]]
+        result = np.asarray(getattr(arrayx, op)(*ins))
+        out_code = _NAMES.index(result.dtype.name)
         _view(operands[-1][0], shape, operands[-1][1], out_code)[...] = result
 
     def reduce(self, fold: int, code: int, address: int, shape, strides, axes, out) -> None:

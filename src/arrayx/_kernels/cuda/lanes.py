@@ -117,9 +117,11 @@ class Lanes:
     def sort_rows(self, code: int, address: int, rows: int, n: int, desc: bool) -> None:
         """Sort each of ``rows`` contiguous rows of ``n`` in place (stable)."""
         v = self._keys(self._rows(address, rows, n, code), code, True)
-        if desc and v.dtype.kind == "f":
-            # Descending with the NaNs last, as ascending puts them.
-            v[...] = self.xm.take_along_axis(v, self._argsort(self._descending(v)), axis=-1)
+        if v.dtype.kind == "f":
+            # Through the stable permutation, so that -0.0 and 0.0 (equal) keep their order, as
+            # the CPU's stable sort keeps them; descending with the NaNs last, as ascending.
+            keys = self._descending(v) if desc else self._ordered(v)
+            v[...] = self.xm.take_along_axis(v, self._argsort(keys), axis=-1)
         elif desc:
             v[...] = self.xm.sort(v[:, ::-1], axis=-1)[:, ::-1]
         else:
