@@ -226,6 +226,34 @@ def test_vecdot(data, dtype, b, k, axis):
           np.vecdot(x, y, axis=axis), dtype)
 
 
+# Short vectors are summed in one pass over both operands (vector lanes for contiguous real
+# rows, the tail and strided rows one by one): lengths about the lane widths, a strided view,
+# a vector broadcast against rows, promotion, complex, empty rows.
+@pytest.mark.parametrize("n", [0, 1, 3, 7, 8, 9, 31, 32, 33, 100, 257])
+@pytest.mark.parametrize("case", ["rows", "strided", "broadcast", "mixed", "complex"])
+def test_vecdot_of_short_vectors(n: int, case: str) -> None:
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((5, 2 * n))
+    b = rng.standard_normal((5, 2 * n))
+    if case == "strided":
+        x, y = a[:, ::2], b[:, 1::2]
+    elif case == "broadcast":
+        x, y = a[:, :n], b[0, :n]
+    elif case == "mixed":
+        x, y = a[:, :n].astype(np.float32), b[:, :n]
+    elif case == "complex":
+        x, y = a[:, :n] + 1j * b[:, :n], (b[:, :n] - 2j * a[:, :n]).astype(np.complex64)
+    else:
+        x, y = a[:, :n], b[:, :n]
+    got = ax.vecdot(ax.asarray(np.ascontiguousarray(x)) if case != "strided"
+                    else ax.asarray(a)[:, ::2], ax.asarray(y) if case != "strided"
+                    else ax.asarray(b)[:, 1::2])
+    want = np.vecdot(x, y)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(to_np(got), want, rtol=1e-12 if want.dtype.itemsize >= 8 else 1e-5,
+                               atol=1e-12 * max(n, 1))
+
+
 def test_vecdot_conjugates_and_checks_sizes():
     r = ax.vecdot(ax.asarray([1j, 2j, 3j]), ax.asarray([1, 2j, 3]))
     assert complex(r) == 4 - 10j

@@ -58,6 +58,7 @@ cdef int binary_into_scalar(int op, Storage sa, Layout la, int ca, object value)
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes)
 cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout cl,
                               tuple axes)
+cdef tuple sum_of_products(Storage s, Layout l, Storage t, Layout tl, int code, tuple axes)
 cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
                 bint include_initial, object identity)
 

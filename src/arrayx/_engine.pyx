@@ -24,7 +24,7 @@ from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
 from arrayx._kernels.cpu.iterate cimport run_fold, run_scan
 from arrayx._kernels.cpu.dispatch cimport (
-    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, scan_kernel,
+    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, products_kernel, scan_kernel,
     squared_deviations_kernel, total_kernel, unary_kernel, where_kernel,
 )
 from arrayx._kernels.cpu cimport backend as cpu
@@ -871,23 +871,50 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     if fn == NULL:
         raise TypeError(f"squared deviations need a real floating-point array, not "
                         f"{_dtypes.DTYPES[code]}")
-    cdef Layout ol = contiguous(cl.ndim, cl.shape_)
-    cdef Layout centre = _spread(l, cl, axes)
     cdef Fresh r
     cdef Storage d
     same_device(s, cs, "var")
     if not s.host:
-        d = binary(OP_SUBTRACT, s, l, code, cs, centre, code, &r)
+        d = binary(OP_SUBTRACT, s, l, code, cs, _spread(l, cl, axes), code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
         d = binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r)
         return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
+    return _fold_pairs(fn, s, l, code, cs, _spread(l, cl, axes), cl, axes)
+
+
+cdef tuple sum_of_products(Storage s, Layout l, Storage t, Layout tl, int code, tuple axes):
+    """The sums of ``x * y`` over ``axes`` of two floating-point arrays of one shape and dtype
+    (``l`` and ``tl``): vecdot of short vectors, without the products' temporary. Returns
+    ``(storage, layout, code)`` of a C-ordered result with unit axes at ``axes``."""
+    cdef loop2d_fn fn = products_kernel(code)
+    if fn == NULL:
+        raise TypeError(f"sums of products need a floating-point array, not "
+                        f"{_dtypes.DTYPES[code]}")
+    cdef Fresh r
+    cdef Storage d
+    same_device(s, t, "vecdot")
+    if not s.host:
+        d = binary(OP_MULTIPLY, s, l, code, t, tl, code, &r)
+        return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
+    cdef int64_t shape[MAXDIM]
+    for i in range(l.ndim):
+        shape[i] = 1 if i in axes else l.shape_[i]
+    return _fold_pairs(fn, s, l, code, t, tl, contiguous(l.ndim, shape), axes)
+
+
+cdef tuple _fold_pairs(loop2d_fn fn, Storage s, Layout l, int code, Storage t, Layout tl,
+                       Layout kept, tuple axes):
+    """Run ``fn``, a fold of two operands of ``l``'s shape (``t`` seen through ``tl``), into a
+    new C-ordered sum shaped as ``kept`` (``l``'s shape with unit axes at ``axes``), started
+    at zero; on the kernel threads, each thread's partial sums combined."""
+    cdef Layout ol = contiguous(kept.ndim, kept.shape_)
     cdef Storage o = allocate(ol, code, s.device, True)
     if l.size == 0:
         return o, ol, code
     cdef Layout spread = _spread(l, ol, axes)
     cdef Operand ops[3]
     ops[0] = operand(s, l, code, code)
-    ops[1] = operand(cs, centre, code, code)
+    ops[1] = operand(t, tl, code, code)
     ops[2] = operand(o, spread, code, code)
     run_n(fn, 3, ops, spread.ndim, spread.shape_, spread.size, True, False,
           fold_init_kernel(FOLD_SUM, code), ol.size, fold_kernel(FOLD_SUM, code))

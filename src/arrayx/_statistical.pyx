@@ -2,7 +2,7 @@
 from arrayx._array cimport Array, as_array, code_of, wrap
 from arrayx._core.arguments cimport normalize_axis, reduction_axes
 from arrayx._core.layout cimport squeeze
-from arrayx._engine cimport fold, scan, squared_deviations
+from arrayx._engine cimport fold, scan, squared_deviations, sum_of_products
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT64, DT_UINT8, DT_UINT64,
 )
@@ -29,6 +29,15 @@ cdef int _sum_code(int code, object dtype, str name) except -1:
     if DT_UINT8 <= code <= DT_UINT64:
         return DT_UINT64
     return code
+
+
+def sum_of_last_products(Array x1, Array x2) -> Array:
+    """The sums of ``x1 * x2`` along the last axis, without the products' temporary: the
+    vecdot of short vectors. Both arrays are floating point, of one dtype and one shape, and
+    at least 1-d (the caller broadcasts and promotes)."""
+    axes = (x1._layout.ndim - 1,)
+    s, L, c = sum_of_products(x1._storage, x1._layout, x2._storage, x2._layout, x1._code, axes)
+    return wrap(s, squeeze(L, axes), c)
 
 
 cdef Array _fold(int op, Array a, tuple axes, int acc, bint keepdims):

@@ -8,11 +8,18 @@ from collections.abc import Sequence
 
 from arrayx._array import Array
 from arrayx._creation import empty
-from arrayx._data_type_functions import isdtype, result_type
+from arrayx._data_type_functions import astype, isdtype, result_type
 from arrayx._docfill import fill
 from arrayx._elementwise import conj, multiply, subtract
-from arrayx._manipulation import broadcast_shapes, expand_dims, permute_dims, reshape
+from arrayx._manipulation import (
+    broadcast_shapes,
+    broadcast_to,
+    expand_dims,
+    permute_dims,
+    reshape,
+)
 from arrayx._statistical import sum as sum_
+from arrayx._statistical import sum_of_last_products
 from arrayx.linalg._bridge import array_arg
 from arrayx.linalg._matmul import matmul
 
@@ -116,6 +123,8 @@ _DOT_MIN = 4096
 
 
 def _axis_last(x: Array, axis: int) -> Array:
+    if axis == -1:
+        return x
     order = [i for i in range(x.ndim) if i != x.ndim + axis] + [x.ndim + axis]
     return permute_dims(x, tuple(order))
 
@@ -156,12 +165,21 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if isdtype(a.dtype, "complex floating"):
         a = conj(a)
     dtype = result_type(a, b)
-    if a.shape[-1] >= _DOT_MIN and isdtype(dtype, ("real floating", "complex floating")):
+    if not isdtype(dtype, ("real floating", "complex floating")):
+        return sum_(multiply(a, b), axis=-1, dtype=dtype)
+    if a.shape[-1] >= _DOT_MIN:
         # Long vectors: a BLAS dot product for each.
         return matmul(expand_dims(a, axis=-2), expand_dims(b, axis=-1))[..., 0, 0]
-    # Short ones (rows of a matrix, say): one broadcast multiplication and one reduction,
-    # not one small product per vector.
-    return sum_(multiply(a, b), axis=-1, dtype=dtype)
+    # Short ones (rows of a matrix, say): one pass summing the products, not one small
+    # product per vector nor a temporary of them.
+    if a.dtype != dtype:
+        a = astype(a, dtype)
+    if b.dtype != dtype:
+        b = astype(b, dtype)
+    if a.shape != b.shape:
+        shape = broadcast_shapes(a.shape, b.shape)
+        a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+    return sum_of_last_products(a, b)
 
 
 def outer(x1: Array, x2: Array, /) -> Array:

@@ -24,6 +24,7 @@ struct KernelSet {
     loop2d_fn fold[NFOLDS][NCODES];
     fold_init_fn fold_init[NFOLDS][NCODES];
     loop2d_fn squared_deviations[NCODES];
+    loop2d_fn products[NCODES];
     scan_fn scan[2][NCODES];
     total_fn total[2][NCODES];
     argextreme_fn argextreme[NCODES];
@@ -112,6 +113,7 @@ inline fold_init_fn fold_init_of(const KernelSet* k, int op, int code) {
 inline loop2d_fn squared_deviations_of(const KernelSet* k, int code) {
     return k->squared_deviations[code];
 }
+inline loop2d_fn products_of(const KernelSet* k, int code) { return k->products[code]; }
 inline scan_fn scan_of(const KernelSet* k, int op, int code) { return k->scan[op][code]; }
 inline total_fn total_of(const KernelSet* k, int op, int code) { return k->total[op][code]; }
 inline argextreme_fn argextreme_of(const KernelSet* k, int code) { return k->argextreme[code]; }

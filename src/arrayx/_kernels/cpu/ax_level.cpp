@@ -26,6 +26,7 @@ void ax::AX_LEVEL_FILL(KernelSet* k) {
         }
         k->where[c] = where_kernel(c);
         k->squared_deviations[c] = squared_deviations_kernel(c);
+        k->products[c] = products_kernel(c);
         k->argextreme[c] = argextreme_kernel(c);
         k->gather_blocks[c] = gather_blocks_kernel(c);
         k->scatter_blocks[c] = scatter_blocks_kernel(c);

@@ -353,6 +353,62 @@ inline loop2d_fn squared_deviations_kernel(int code) {
     return nullptr;
 }
 
+// The dot product of two contiguous runs of n real floats, in four vector accumulators.
+template <class A> A dot_lanes(const A* x, const A* y, int64_t n) {
+    using V = vec_t<A>;
+    constexpr int W = vec_width<A>;
+    V r[4] = {};
+    int64_t j = 0;
+    for (; j + 4 * W <= n; j += 4 * W)
+        for (int k = 0; k < 4; ++k) r[k] += vload(x + j + k * W) * vload(y + j + k * W);
+    for (; j + W <= n; j += W) r[0] += vload(x + j) * vload(y + j);
+    const V t = (r[0] + r[1]) + (r[2] + r[3]);
+    A lanes[W];
+    std::memcpy(lanes, &t, sizeof lanes);
+    for (int w = W / 2; w >= 1; w /= 2)
+        for (int k = 0; k < w; ++k) lanes[k] += lanes[k + w];
+    A total = lanes[0];
+    for (; j < n; ++j) total += x[j] * y[j];
+    return total;
+}
+
+// out += x * y over the reduced axes: operands 0 and 1 the factors, operand 2 the output
+// (stride 0 along the reduced axes). A reduced inner axis is a dot product of two rows (in
+// vector lanes for contiguous real rows); a kept inner axis accumulates into the output row.
+template <class A>
+void products_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
+    const A* x = reinterpret_cast<const A*>(ptrs[0]);
+    const A* y = reinterpret_cast<const A*>(ptrs[1]);
+    A* out = reinterpret_cast<A*>(ptrs[2]);
+    for (int64_t i = 0; i < n0; ++i) {
+        const A* xr = x + i * st[0];
+        const A* yr = y + i * st[2];
+        A* o = out + i * st[4];
+        if (st[5] != 0) {
+            for (int64_t j = 0; j < n1; ++j) o[j * st[5]] += xr[j * st[1]] * yr[j * st[3]];
+            continue;
+        }
+        if constexpr (std::is_floating_point_v<A>) {
+            if (st[1] == 1 && st[3] == 1) {
+                *o += dot_lanes(xr, yr, n1);
+                continue;
+            }
+        }
+        A total = A(0);
+        for (int64_t j = 0; j < n1; ++j) total += xr[j * st[1]] * yr[j * st[3]];
+        *o += total;
+    }
+}
+inline loop2d_fn products_kernel(int code) {
+    switch (code) {
+        case FLOAT32: return &products_2d<float>;
+        case FLOAT64: return &products_2d<double>;
+        case COMPLEX64: return &products_2d<c64>;
+        case COMPLEX128: return &products_2d<c128>;
+        default: return nullptr;
+    }
+}
+
 // Scans: out[j] = op(start, in[0], ..., in[j]) along one run (start: op's identity when NULL),
 // and the plain left-to-right fold of a run (the total a parallel scan's later ranges start
 // from). Both go element by element, as a running sum does.

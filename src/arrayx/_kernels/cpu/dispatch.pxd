@@ -16,6 +16,7 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     loop2d_fn fold_of(const KernelSet* k, int op, int code)
     fold_init_fn fold_init_of(const KernelSet* k, int op, int code)
     loop2d_fn squared_deviations_of(const KernelSet* k, int code)
+    loop2d_fn products_of(const KernelSet* k, int code)
     scan_fn scan_of(const KernelSet* k, int op, int code)
     total_fn total_of(const KernelSet* k, int op, int code)
     argextreme_fn argextreme_of(const KernelSet* k, int code)
@@ -55,6 +56,10 @@ cdef inline fold_init_fn fold_init_kernel(int op, int code) noexcept nogil:
 
 cdef inline loop2d_fn squared_deviations_kernel(int code) noexcept nogil:
     return squared_deviations_of(kernels, code)
+
+
+cdef inline loop2d_fn products_kernel(int code) noexcept nogil:
+    return products_of(kernels, code)
 
 
 cdef inline scan_fn scan_kernel(int op, int code) noexcept nogil:
