@@ -181,26 +181,33 @@ constexpr int pairs_of(unsigned b) {
     return m;
 }
 
-// The register of 256 bits as integers and back, for the members all four types share.
+// The register of 256 bits of T, and its bits as integers and back, for the members all four
+// types share (no vector type as a template argument: GCC drops its attributes there).
+template <class T> struct reg256 { using type = __m256i; };
+template <> struct reg256<double> { using type = __m256d; };
+template <> struct reg256<float> { using type = __m256; };
 inline __m256i bits_of(__m256i v) { return v; }
 inline __m256i bits_of(__m256d v) { return _mm256_castpd_si256(v); }
 inline __m256i bits_of(__m256 v) { return _mm256_castps_si256(v); }
-template <class R> inline R from_bits(__m256i v) {
-    if constexpr (std::is_same_v<R, __m256d>) return _mm256_castsi256_pd(v);
-    else if constexpr (std::is_same_v<R, __m256>) return _mm256_castsi256_ps(v);
-    else return v;
-}
+inline void from_bits(__m256i v, __m256i& r) { r = v; }
+inline void from_bits(__m256i v, __m256d& r) { r = _mm256_castsi256_pd(v); }
+inline void from_bits(__m256i v, __m256& r) { r = _mm256_castsi256_ps(v); }
 
 // What the AVX2 types share: loads and stores (masked ones for a range's last lanes), and the
 // split by the permutation tables.
-template <class T, class R> struct Avx2Vec {
+template <class T> struct Avx2Vec {
     static constexpr bool ok = true;
     static constexpr int W = 32 / sizeof(T);
-    using reg = R;
+    using reg = typename reg256<T>::type;
     using mask = unsigned;
+    static reg of_bits(__m256i v) {
+        reg r;
+        from_bits(v, r);
+        return r;
+    }
     static __m256i first(int n) { return W == 4 ? first_lanes64(n) : first_lanes32(n); }
     static reg load(const T* p) {
-        return from_bits<R>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+        return of_bits(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
     static void store(T* p, reg v) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), bits_of(v));
@@ -210,7 +217,7 @@ template <class T, class R> struct Avx2Vec {
         const __m256i v = W == 4
             ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(p), m)
             : _mm256_maskload_epi32(reinterpret_cast<const int*>(p), m);
-        return from_bits<R>(_mm256_blendv_epi8(bits_of(fill), v, m));
+        return of_bits(_mm256_blendv_epi8(bits_of(fill), v, m));
     }
     static void store_part(T* p, int n, reg v) {
         if constexpr (W == 4)
@@ -219,11 +226,11 @@ template <class T, class R> struct Avx2Vec {
             _mm256_maskstore_epi32(reinterpret_cast<int*>(p), first(n), bits_of(v));
     }
     static reg split(mask m, reg v) {
-        return from_bits<R>(_mm256_permutevar8x32_epi32(bits_of(v), split_index<W>(m)));
+        return of_bits(_mm256_permutevar8x32_epi32(bits_of(v), split_index<W>(m)));
     }
 };
 
-template <> struct Vec<double> : Avx2Vec<double, __m256d> {
+template <> struct Vec<double> : Avx2Vec<double> {
     static reg set1(double x) { return _mm256_set1_pd(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_pd(a, b);
@@ -239,7 +246,7 @@ template <> struct Vec<double> : Avx2Vec<double, __m256d> {
     }
 };
 
-template <> struct Vec<int64_t> : Avx2Vec<int64_t, __m256i> {
+template <> struct Vec<int64_t> : Avx2Vec<int64_t> {
     static reg set1(int64_t x) { return _mm256_set1_epi64x(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         const reg g = _mm256_cmpgt_epi64(a, b);
@@ -259,7 +266,7 @@ template <> struct Vec<int64_t> : Avx2Vec<int64_t, __m256i> {
     }
 };
 
-template <> struct Vec<float> : Avx2Vec<float, __m256> {
+template <> struct Vec<float> : Avx2Vec<float> {
     static reg set1(float x) { return _mm256_set1_ps(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_ps(a, b);
@@ -276,7 +283,7 @@ template <> struct Vec<float> : Avx2Vec<float, __m256> {
     }
 };
 
-template <> struct Vec<int32_t> : Avx2Vec<int32_t, __m256i> {
+template <> struct Vec<int32_t> : Avx2Vec<int32_t> {
     static reg set1(int32_t x) { return _mm256_set1_epi32(x); }
     static void minmax(reg a, reg b, reg& lo, reg& hi) {
         lo = _mm256_min_epi32(a, b);
@@ -314,6 +321,18 @@ template <class V, int K = 2> inline typename V::reg sort_lanes(typename V::reg 
     else return v;
 }
 
+// A compare-exchange of two registers that keeps each input value once: x86's min and max
+// both return their second operand when the two compare equal, so min(a, b) and max(a, b) of
+// -0.0 and 0.0 would both be b's zero. Within one register (exchange) the lanes read each
+// other's values, so they swap instead.
+template <class V>
+inline void exchange_apart(typename V::reg a, typename V::reg b, typename V::reg& lo,
+                           typename V::reg& hi) {
+    typename V::reg unused;
+    V::minmax(a, b, lo, unused);
+    V::minmax(b, a, unused, hi);
+}
+
 // R sorted registers (R a power of two) as one sorted run of R x W values: the bitonic network
 // over runs of K registers, each merge a flip between mirrored registers, half-cleaners between
 // registers, then within each.
@@ -325,7 +344,7 @@ template <class V, int R, int K = 2> inline void merge_registers(typename V::reg
             const int p = r ^ (K - 1);
             if (r < p) {
                 reg lo, hi;
-                V::minmax(v[r], V::template xor_perm<V::W - 1>(v[p]), lo, hi);
+                exchange_apart<V>(v[r], V::template xor_perm<V::W - 1>(v[p]), lo, hi);
                 v[r] = lo;
                 v[p] = V::template xor_perm<V::W - 1>(hi);
             }
@@ -334,7 +353,7 @@ template <class V, int R, int K = 2> inline void merge_registers(typename V::reg
         for (int d = K / 4; d >= 1; d /= 2) {
 #pragma GCC unroll 16
             for (int r = 0; r < R; ++r) {
-                if ((r & d) == 0) V::minmax(v[r], v[r + d], v[r], v[r + d]);
+                if ((r & d) == 0) exchange_apart<V>(v[r], v[r + d], v[r], v[r + d]);
             }
         }
 #pragma GCC unroll 16
