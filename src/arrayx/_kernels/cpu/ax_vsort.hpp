@@ -40,7 +40,7 @@ template <int W, int B> constexpr unsigned upper_lanes() {
     return m;
 }
 
-template <class T> struct Vec { static constexpr bool ok = false; };
+template <class T> struct Vec;
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #define AX_VSORT_LEVEL 512
@@ -85,7 +85,6 @@ inline __m512i split_index8(unsigned m) {
 // One AVX-512 type: S is the intrinsics' suffix, M the mask type, GE and GT the comparisons.
 #define AX_VEC512(T, R, S, M, N, GE, GT, XOR_PERM, SPLIT)                                            \
     template <> struct Vec<T> {                                                                \
-        static constexpr bool ok = true;                                                       \
         static constexpr int W = N;                                                            \
         using reg = R;                                                                         \
         using mask = unsigned;                                                                 \
@@ -196,7 +195,6 @@ inline void from_bits(__m256i v, __m256& r) { r = _mm256_castsi256_ps(v); }
 // What the AVX2 types share: loads and stores (masked ones for a range's last lanes), and the
 // split by the permutation tables.
 template <class T> struct Avx2Vec {
-    static constexpr bool ok = true;
     static constexpr int W = 32 / sizeof(T);
     using reg = typename reg256<T>::type;
     using mask = unsigned;
