@@ -108,31 +108,25 @@ void where_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
     }
 }
 
-template <class Op, unsigned Kinds, int Res>
-struct UnaryMaker {
+// The makers of the op tables (ax_ops.hpp): an op's kernel for the codes of its kinds.
+template <class Op, int Res>
+struct Unary {
     template <int C>
     static loop2d_fn make() {
-        if constexpr ((Kinds >> C) & 1u) {
-            using T = T_<C>;
-            return &unary_2d<Op, T, typename result_of<T, Res>::type>;
-        } else {
-            return nullptr;
-        }
+        return &unary_2d<Op, T_<C>, typename result_of<T_<C>, Res>::type>;
     }
 };
-
-template <class Op, unsigned Kinds, int Res>
-struct BinaryMaker {
+template <class Op, int Res>
+struct Binary {
     template <int C>
     static loop2d_fn make() {
-        if constexpr ((Kinds >> C) & 1u) {
-            using T = T_<C>;
-            return &binary_2d<Op, T, typename result_of<T, Res>::type>;
-        } else {
-            return nullptr;
-        }
+        return &binary_2d<Op, T_<C>, typename result_of<T_<C>, Res>::type>;
     }
 };
+template <class Op, unsigned Kinds, int Res>
+using UnaryMaker = OfKinds<Kinds, Unary<Op, Res>>;
+template <class Op, unsigned Kinds, int Res>
+using BinaryMaker = OfKinds<Kinds, Binary<Op, Res>>;
 
 struct WhereMaker {
     template <int C>

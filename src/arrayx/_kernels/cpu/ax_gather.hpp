@@ -138,11 +138,11 @@ struct GatherTables {
     }
 };
 
-inline const GatherTables& gather_tables() {
-    static const GatherTables t;
-    return t;
+inline move_blocks_fn gather_blocks_kernel(int code) {
+    return table_of<GatherTables>().gather[code];
 }
-inline move_blocks_fn gather_blocks_kernel(int code) { return gather_tables().gather[code]; }
-inline move_blocks_fn scatter_blocks_kernel(int code) { return gather_tables().scatter[code]; }
+inline move_blocks_fn scatter_blocks_kernel(int code) {
+    return table_of<GatherTables>().scatter[code];
+}
 
 AX_LEVEL_END

@@ -78,15 +78,10 @@ void mirror_triangle(char* c_, int64_t n, bool from_lower) {
     }
 }
 using mirror_fn = void (*)(char*, int64_t, bool);
-inline mirror_fn mirror_kernel(int code) {
-    switch (code) {
-        case FLOAT32: return &mirror_triangle<float>;
-        case FLOAT64: return &mirror_triangle<double>;
-        case COMPLEX64: return &mirror_triangle<c64>;
-        case COMPLEX128: return &mirror_triangle<c128>;
-        default: return nullptr;
-    }
-}
+struct MirrorMaker {
+    template <int C> static mirror_fn make() { return &mirror_triangle<T_<C>>; }
+};
+inline mirror_fn mirror_kernel(int code) { return float_kernel<MirrorMaker>(code); }
 
 struct MatmulTable {
     matmul_fn fn[NCODES];
@@ -97,9 +92,6 @@ struct MatmulTable {
     MatmulTable() { fill(std::make_integer_sequence<int, NCODES>{}); }
 };
 
-inline matmul_fn matmul_kernel(int code) {
-    static const MatmulTable table;
-    return table.fn[code];
-}
+inline matmul_fn matmul_kernel(int code) { return table_of<MatmulTable>().fn[code]; }
 
 }  // namespace ax

@@ -399,15 +399,10 @@ void products_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
         *o += total;
     }
 }
-inline loop2d_fn products_kernel(int code) {
-    switch (code) {
-        case FLOAT32: return &products_2d<float>;
-        case FLOAT64: return &products_2d<double>;
-        case COMPLEX64: return &products_2d<c64>;
-        case COMPLEX128: return &products_2d<c128>;
-        default: return nullptr;
-    }
-}
+struct ProductsMaker {
+    template <int C> static loop2d_fn make() { return &products_2d<T_<C>>; }
+};
+inline loop2d_fn products_kernel(int code) { return float_kernel<ProductsMaker>(code); }
 
 // Scans: out[j] = op(start, in[0], ..., in[j]) along one run (start: op's identity when NULL),
 // and the plain left-to-right fold of a run (the total a parallel scan's later ranges start
@@ -430,17 +425,11 @@ void total_run(const char* in_, int64_t n, int64_t s, char* out) {
     for (int64_t j = 0; j < n; ++j) acc = Op::f(acc, in[j * s]);
     *reinterpret_cast<A*>(out) = acc;
 }
-template <class Op, unsigned Kinds> struct ScanMaker {
-    template <int C> static scan_fn make() {
-        if constexpr ((Kinds >> C) & 1u) return &scan_run<Op, T_<C>>;
-        else return nullptr;
-    }
+template <class Op> struct Scan {
+    template <int C> static scan_fn make() { return &scan_run<Op, T_<C>>; }
 };
-template <class Op, unsigned Kinds> struct TotalMaker {
-    template <int C> static total_fn make() {
-        if constexpr ((Kinds >> C) & 1u) return &total_run<Op, T_<C>>;
-        else return nullptr;
-    }
+template <class Op> struct Total {
+    template <int C> static total_fn make() { return &total_run<Op, T_<C>>; }
 };
 
 // out = op's identity, for every element of a C-contiguous buffer of n elements.
@@ -451,21 +440,11 @@ void fold_init(char* out, int64_t n) {
     for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
-template <class Op, unsigned Kinds>
-struct FoldMaker {
-    template <int C>
-    static loop2d_fn make() {
-        if constexpr ((Kinds >> C) & 1u) return &fold_2d<Op, T_<C>>;
-        else return nullptr;
-    }
+template <class Op> struct Fold {
+    template <int C> static loop2d_fn make() { return &fold_2d<Op, T_<C>>; }
 };
-template <class Op, unsigned Kinds>
-struct FoldInitMaker {
-    template <int C>
-    static fold_init_fn make() {
-        if constexpr ((Kinds >> C) & 1u) return &fold_init<Op, T_<C>>;
-        else return nullptr;
-    }
+template <class Op> struct FoldInit {
+    template <int C> static fold_init_fn make() { return &fold_init<Op, T_<C>>; }
 };
 
 
@@ -477,11 +456,11 @@ struct FoldTables {
     total_fn total[NSCANS][NCODES];
     FoldTables() {
 #define AX_FILL_FOLD(id, Op, kinds)                        \
-        fill_table<FoldMaker<Op, kinds>>(fn[id]);          \
-        fill_table<FoldInitMaker<Op, kinds>>(init[id]);
+        fill_table<OfKinds<kinds, Fold<Op>>>(fn[id]);      \
+        fill_table<OfKinds<kinds, FoldInit<Op>>>(init[id]);
 #define AX_FILL_SCAN(id, Op, kinds)                        \
-        fill_table<ScanMaker<Op, kinds>>(scan[id]);        \
-        fill_table<TotalMaker<Op, kinds>>(total[id]);
+        fill_table<OfKinds<kinds, Scan<Op>>>(scan[id]);    \
+        fill_table<OfKinds<kinds, Total<Op>>>(total[id]);
         AX_FOLDS(AX_FILL_FOLD)
         AX_SCANS(AX_FILL_SCAN)
 #undef AX_FILL_FOLD
@@ -489,28 +468,23 @@ struct FoldTables {
     }
 };
 
-inline const FoldTables& fold_tables() {
-    static const FoldTables t;
-    return t;
-}
-inline loop2d_fn fold_kernel(int op, int code) { return fold_tables().fn[op][code]; }
+inline loop2d_fn fold_kernel(int op, int code) { return table_of<FoldTables>().fn[op][code]; }
 // Scans share their fold's op id (FOLD_SUM, FOLD_PROD).
-inline scan_fn scan_kernel(int op, int code) { return fold_tables().scan[op][code]; }
-inline total_fn total_kernel(int op, int code) { return fold_tables().total[op][code]; }
-struct ArgExtremeMaker {
-    template <int C> static argextreme_fn make() {
-        if constexpr ((ARG_REDUCE_KINDS >> C) & 1u) return &argextreme_rows<T_<C>>;
-        else return nullptr;
-    }
+inline scan_fn scan_kernel(int op, int code) { return table_of<FoldTables>().scan[op][code]; }
+inline total_fn total_kernel(int op, int code) { return table_of<FoldTables>().total[op][code]; }
+struct ArgExtreme {
+    template <int C> static argextreme_fn make() { return &argextreme_rows<T_<C>>; }
 };
 inline argextreme_fn argextreme_kernel(int code) {
     static const auto table = [] {
         std::array<argextreme_fn, NCODES> t{};
-        fill_table<ArgExtremeMaker>(t.data());
+        fill_table<OfKinds<ARG_REDUCE_KINDS, ArgExtreme>>(t.data());
         return t;
     }();
     return table[code];
 }
-inline fold_init_fn fold_init_kernel(int op, int code) { return fold_tables().init[op][code]; }
+inline fold_init_fn fold_init_kernel(int op, int code) {
+    return table_of<FoldTables>().init[op][code];
+}
 
 AX_LEVEL_END

@@ -371,18 +371,18 @@ struct SortTables {
     }
 };
 
-inline const SortTables& sort_tables() {
-    static const SortTables t;
-    return t;
+inline sort_fn sort_kernel(int code) { return table_of<SortTables>().sort[code]; }
+inline argsort_fn argsort_kernel(int code) { return table_of<SortTables>().argsort[code]; }
+inline split_fn split_kernel(int code) { return table_of<SortTables>().split[code]; }
+inline bucket_fn bucket_kernel(int code) { return table_of<SortTables>().bucket[code]; }
+inline searchsorted_fn searchsorted_kernel(int code) {
+    return table_of<SortTables>().searchsorted[code];
 }
-inline sort_fn sort_kernel(int code) { return sort_tables().sort[code]; }
-inline argsort_fn argsort_kernel(int code) { return sort_tables().argsort[code]; }
-inline split_fn split_kernel(int code) { return sort_tables().split[code]; }
-inline bucket_fn bucket_kernel(int code) { return sort_tables().bucket[code]; }
-inline searchsorted_fn searchsorted_kernel(int code) { return sort_tables().searchsorted[code]; }
-inline gather_fn gather_kernel(int code) { return sort_tables().gather[code]; }
-inline scatter_add_fn scatter_add_kernel(int code) { return sort_tables().scatter_add[code]; }
-inline run_starts_fn run_starts_kernel(int code) { return sort_tables().run_starts[code]; }
-inline isin_fn isin_kernel(int code) { return sort_tables().isin[code]; }
+inline gather_fn gather_kernel(int code) { return table_of<SortTables>().gather[code]; }
+inline scatter_add_fn scatter_add_kernel(int code) {
+    return table_of<SortTables>().scatter_add[code];
+}
+inline run_starts_fn run_starts_kernel(int code) { return table_of<SortTables>().run_starts[code]; }
+inline isin_fn isin_kernel(int code) { return table_of<SortTables>().isin[code]; }
 
 }  // namespace ax

@@ -101,4 +101,31 @@ inline void fill_table(Fn* table) {
     fill_table_impl<F>(table, std::make_integer_sequence<int, NCODES>{});
 }
 
+// A maker for fill_table: F's kernel for the codes of the kind mask Kinds, nullptr for the
+// others (F's make<C> is not instantiated for them).
+template <unsigned Kinds, class F> struct OfKinds {
+    template <int C> static decltype(F::template make<C>()) make() {
+        if constexpr ((Kinds >> C) & 1u) return F::template make<C>();
+        else return nullptr;
+    }
+};
+
+// F::template make<C>() for the floating codes C (FLOAT32, FLOAT64, COMPLEX64, COMPLEX128),
+// nullptr for the others.
+template <class F> inline decltype(F::template make<FLOAT64>()) float_kernel(int code) {
+    switch (code) {
+        case FLOAT32: return F::template make<FLOAT32>();
+        case FLOAT64: return F::template make<FLOAT64>();
+        case COMPLEX64: return F::template make<COMPLEX64>();
+        case COMPLEX128: return F::template make<COMPLEX128>();
+        default: return nullptr;
+    }
+}
+
+// The one T, built (by its constructor) on first use: a table of kernels.
+template <class T> inline const T& table_of() {
+    static const T t;
+    return t;
+}
+
 }  // namespace ax

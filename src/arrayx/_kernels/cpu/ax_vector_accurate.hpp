@@ -303,26 +303,16 @@ inline ax_mvd log10_accurate(ax_mvd x) {
 }
 
 // sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
-// to the C library. x = q pi/2 + r with r = rh + rl: x - q A is exact by FMA (both multiples
-// of ulp(x) or 2^-53, the difference below 2^53 of them), and q B, q C (pi/2 = A + B + C to
-// 2^-160) are subtracted as a double-double. sin and cos of r by their series to r^19 and r^20
-// (|r| <= pi/4), with rl's first-order term and, for cos, 1 - r^2/2 taken exactly; the
-// quadrant q mod 4 picks the series and the sign. sin(+-0) keeps its zero's sign.
-template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
+// to the C library. x = q pi/2 + r, q in the low bits of z; reduce(q, sin_r, cos_r) gives sin r
+// and cos r, and the quadrant q mod 4 picks one of them and the sign. sin(+-0) keeps its zero's
+// sign.
+template <bool COS, class Reduce> inline ax_mvd sincos_quadrant(ax_mvd x, Reduce reduce) {
     const ax_mvd shift = ax_mvd{} + 0x1.8p52;
     const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
     const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
     const ax_mvd q = z - shift;
-    const ax_mvd qb = q * 0x1.1a62633145c07p-54;
-    ax_mvd rh, rl;
-    two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
-    rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
-    const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
-    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
-    const ax_mvd half = 0.5 * r2;
-    const ax_mvd sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
-    const ax_mvd w = 1.0 - half;
-    const ax_mvd cos_r = w + ((((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl));
+    ax_mvd sin_r, cos_r;
+    reduce(q, sin_r, cos_r);
     const ax_mvu n = (ax_mvu)z + (COS ? 1 : 0);
     ax_mvd r = (n & 1) != 0 ? cos_r : sin_r;
     r = (ax_mvd)((ax_mvu)r ^ ((n & 2) << 62));
@@ -332,6 +322,25 @@ template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
         return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
     }
     return r;
+}
+
+// sincos_quadrant for float64: r = rh + rl, x - q A exact by FMA (both multiples of ulp(x) or
+// 2^-53, the difference below 2^53 of them), and q B, q C (pi/2 = A + B + C to 2^-160)
+// subtracted as a double-double. sin and cos of r by their series to r^19 and r^20
+// (|r| <= pi/4), with rl's first-order term and, for cos, 1 - r^2/2 taken exactly.
+template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
+    return sincos_quadrant<COS>(x, [x](ax_mvd q, ax_mvd& sin_r, ax_mvd& cos_r) {
+        const ax_mvd qb = q * 0x1.1a62633145c07p-54;
+        ax_mvd rh, rl;
+        two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
+        rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
+        const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
+        const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
+        const ax_mvd half = 0.5 * r2;
+        sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
+        const ax_mvd w = 1.0 - half;
+        cos_r = w + ((((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl));
+    });
 }
 inline ax_mvd sin_accurate(ax_mvd x) { return sincos_accurate<false>(x); }
 inline ax_mvd cos_accurate(ax_mvd x) { return sincos_accurate<true>(x); }
@@ -422,24 +431,13 @@ inline ax_mvd log_lean(ax_mvd x) { return log_accurate(x); }
 
 // sin x (COS false) or cos x (COS true) for x of float32, |x| <= 10^5 in vector code.
 template <bool COS> inline ax_mvd sincos_lean(ax_mvd x) {
-    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
-    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
-    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
-    const ax_mvd q = z - shift;
-    const ax_mvd r = fma_v(-q, ax_mvd{} + 0x1.1a62633145c07p-54,
-                           fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x));
-    const ax_mvd r2 = r * r;
-    const ax_mvd sin_r = fma_v(r * r2, horner(r2, SIN_C, LEAN), r);
-    const ax_mvd cos_r = fma_v(r2 * r2, horner(r2, COS_C, LEAN), 1.0 - 0.5 * r2);
-    const ax_mvu n = (ax_mvu)z + (COS ? 1 : 0);
-    ax_mvd v = (n & 1) != 0 ? cos_r : sin_r;
-    v = (ax_mvd)((ax_mvu)v ^ ((n & 2) << 62));
-    if (!COS) v = x == 0.0 ? x : v;
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double u) { return COS ? std::cos(u) : std::sin(u); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)v & ~outside));
-    }
-    return v;
+    return sincos_quadrant<COS>(x, [x](ax_mvd q, ax_mvd& sin_r, ax_mvd& cos_r) {
+        const ax_mvd r = fma_v(-q, ax_mvd{} + 0x1.1a62633145c07p-54,
+                               fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x));
+        const ax_mvd r2 = r * r;
+        sin_r = fma_v(r * r2, horner(r2, SIN_C, LEAN), r);
+        cos_r = fma_v(r2 * r2, horner(r2, COS_C, LEAN), 1.0 - 0.5 * r2);
+    });
 }
 inline ax_mvd sin_lean(ax_mvd x) { return sincos_lean<false>(x); }
 inline ax_mvd cos_lean(ax_mvd x) { return sincos_lean<true>(x); }

@@ -42,6 +42,15 @@ template <int W, int B> constexpr unsigned upper_lanes() {
 
 template <class T> struct Vec;
 
+// The members set1 and minmax of a Vec<T> whose min and max are single instructions: P is the
+// intrinsics' prefix (_mm256, _mm512), S their suffix.
+#define AX_SET1_MINMAX(T, P, S)                                                                \
+    static reg set1(T x) { return P##_set1_##S(x); }                                           \
+    static void minmax(reg a, reg b, reg& lo, reg& hi) {                                       \
+        lo = P##_min_##S(a, b);                                                                \
+        hi = P##_max_##S(a, b);                                                                \
+    }
+
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #define AX_VSORT_LEVEL 512
 
@@ -96,11 +105,7 @@ inline __m512i split_index8(unsigned m) {
         static void store_part(T* p, int n, reg v) {                                           \
             _mm512_mask_storeu_##S(p, M((1u << n) - 1), v);                                    \
         }                                                                                      \
-        static reg set1(T x) { return _mm512_set1_##S(x); }                                    \
-        static void minmax(reg a, reg b, reg& lo, reg& hi) {                                   \
-            lo = _mm512_min_##S(a, b);                                                         \
-            hi = _mm512_max_##S(a, b);                                                         \
-        }                                                                                      \
+        AX_SET1_MINMAX(T, _mm512, S)                                                           \
         template <bool STRICT> static mask above(reg v, reg p) {                               \
             return STRICT ? unsigned(GT) : unsigned(GE);                                       \
         }                                                                                      \
@@ -228,16 +233,16 @@ template <class T> struct Avx2Vec {
     }
 };
 
+// The members the two float types share, S their intrinsics' suffix (pd, ps).
+#define AX_AVX2_FLOAT(T, S)                                                                    \
+    AX_SET1_MINMAX(T, _mm256, S)                                                               \
+    template <bool STRICT> static mask above(reg v, reg p) {                                   \
+        return _mm256_movemask_##S(_mm256_cmp_##S(v, p, STRICT ? _CMP_GT_OQ : _CMP_GE_OQ));    \
+    }                                                                                          \
+    template <unsigned B> static reg blend(reg a, reg b) { return _mm256_blend_##S(a, b, B); }
+
 template <> struct Vec<double> : Avx2Vec<double> {
-    static reg set1(double x) { return _mm256_set1_pd(x); }
-    static void minmax(reg a, reg b, reg& lo, reg& hi) {
-        lo = _mm256_min_pd(a, b);
-        hi = _mm256_max_pd(a, b);
-    }
-    template <bool STRICT> static mask above(reg v, reg p) {
-        return _mm256_movemask_pd(_mm256_cmp_pd(v, p, STRICT ? _CMP_GT_OQ : _CMP_GE_OQ));
-    }
-    template <unsigned B> static reg blend(reg a, reg b) { return _mm256_blend_pd(a, b, B); }
+    AX_AVX2_FLOAT(double, pd)
     template <int X> static reg xor_perm(reg v) {
         if constexpr (X == 1) return _mm256_permute_pd(v, 0x5);
         else return _mm256_permute4x64_pd(v, xor_imm4<X>());
@@ -265,15 +270,7 @@ template <> struct Vec<int64_t> : Avx2Vec<int64_t> {
 };
 
 template <> struct Vec<float> : Avx2Vec<float> {
-    static reg set1(float x) { return _mm256_set1_ps(x); }
-    static void minmax(reg a, reg b, reg& lo, reg& hi) {
-        lo = _mm256_min_ps(a, b);
-        hi = _mm256_max_ps(a, b);
-    }
-    template <bool STRICT> static mask above(reg v, reg p) {
-        return _mm256_movemask_ps(_mm256_cmp_ps(v, p, STRICT ? _CMP_GT_OQ : _CMP_GE_OQ));
-    }
-    template <unsigned B> static reg blend(reg a, reg b) { return _mm256_blend_ps(a, b, B); }
+    AX_AVX2_FLOAT(float, ps)
     template <int X> static reg xor_perm(reg v) {
         if constexpr (X < 4) return _mm256_permute_ps(v, xor_imm4<X>());
         else if constexpr (X == 4) return _mm256_permute2f128_ps(v, v, 1);
@@ -282,11 +279,7 @@ template <> struct Vec<float> : Avx2Vec<float> {
 };
 
 template <> struct Vec<int32_t> : Avx2Vec<int32_t> {
-    static reg set1(int32_t x) { return _mm256_set1_epi32(x); }
-    static void minmax(reg a, reg b, reg& lo, reg& hi) {
-        lo = _mm256_min_epi32(a, b);
-        hi = _mm256_max_epi32(a, b);
-    }
+    AX_SET1_MINMAX(int32_t, _mm256, epi32)
     template <bool STRICT> static mask above(reg v, reg p) {
         const reg r = STRICT ? _mm256_cmpgt_epi32(v, p) : ~_mm256_cmpgt_epi32(p, v);
         return _mm256_movemask_ps(_mm256_castsi256_ps(r));
@@ -298,7 +291,9 @@ template <> struct Vec<int32_t> : Avx2Vec<int32_t> {
         else return _mm256_permutevar8x32_epi32(v, xor_index32<X>());
     }
 };
+#undef AX_AVX2_FLOAT
 #endif
+#undef AX_SET1_MINMAX
 
 #ifdef AX_VSORT_LEVEL
 
