@@ -69,10 +69,11 @@ NUMPY_KINDS = {
 def test_dtype_registry_matches_numpy_and_both_headers():
     # One declaration (dtypes.py): its facts against NumPy's, and the C++ and CUDA lists made
     # from it in code order.
-    for name, kind, itemsize, _, dlpack, _, _ in dtypes.DTYPES:
+    for code, name in enumerate(dtypes.NAMES):
         d = np.dtype(name)
-        assert (d.name, d.kind, d.itemsize) == (name, kind, itemsize)
-        assert dlpack == {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}[kind]
+        assert (dtypes.KIND[code], dtypes.ITEMSIZE[code]) == (d.kind, d.itemsize)
+        assert dtypes.DLPACK_CODE[code] == {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}[d.kind]
+        assert np.dtype({"Zf": "F", "Zd": "D"}.get(dtypes.FORMAT[code], dtypes.FORMAT[code])) == d
     assert source.DTYPE_NAMES == dtypes.NAMES
     expected = [name.upper() for name in dtypes.NAMES]
     kind_letters = {"K_BOOL": "b", "K_SINT": "i", "K_UINT": "u", "K_INT": "iu",

@@ -35,7 +35,7 @@ DEFAULT_CODE[:] = [DT_BOOL, DT_INT64, DT_FLOAT64, DT_COMPLEX128]
 cdef object CPU = _devices.CPU
 # The scalar kind (K_BOOL ... K_COMPLEX) of each dtype code, from the dtype registry.
 cdef int KIND_OF_CODE[NDTYPES]
-KIND_OF_CODE[:] = ["bifc".index(d[1].replace("u", "i")) for d in _registry.DTYPES]
+KIND_OF_CODE[:] = ["bifc".index(kind.replace("u", "i")) for kind in _registry.KIND]
 cdef dict CODE = _dtypes.CODE
 cdef tuple DTYPES = _dtypes.DTYPES
 

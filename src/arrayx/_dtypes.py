@@ -13,6 +13,8 @@ import functools
 
 import numpy as np
 
+from arrayx._kernels import dtypes as _registry
+
 __all__ = [
     "DTYPES", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128", "CODE", "KINDS", "as_dtype", "kind_of",
@@ -20,23 +22,11 @@ __all__ = [
     "default_index",
 ]
 
-bool = np.dtype("bool")  # noqa: A001 - the standard's name
-int8 = np.dtype("int8")
-int16 = np.dtype("int16")
-int32 = np.dtype("int32")
-int64 = np.dtype("int64")
-uint8 = np.dtype("uint8")
-uint16 = np.dtype("uint16")
-uint32 = np.dtype("uint32")
-uint64 = np.dtype("uint64")
-float32 = np.dtype("float32")
-float64 = np.dtype("float64")
-complex64 = np.dtype("complex64")
-complex128 = np.dtype("complex128")
-
-# Ordered by arrayx's dtype code (ax_types.hpp): every kernel table is indexed by it.
-DTYPES = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-          float32, float64, complex64, complex128)
+# The registry's 13 dtypes as NumPy dtype objects, ordered by arrayx's dtype code: every kernel
+# table is indexed by it.
+DTYPES = tuple(np.dtype(name) for name in _registry.NAMES)
+(bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,  # noqa: A001 - the standard's name
+ float32, float64, complex64, complex128) = DTYPES
 CODE = {d: i for i, d in enumerate(DTYPES)}
 
 default_int = int64

@@ -1,10 +1,11 @@
 """The 13 dtypes of the standard, declared once: every table of dtype facts is made from this.
 
-Each entry of ``DTYPES`` is ``(name, kind, itemsize, buffer format, DLPack type code, C++
-type, CUDA C++ type)``; its position is arrayx's dtype code, by which every kernel table is
-indexed. ``kind`` is NumPy's (``b``, ``i``, ``u``, ``f``, ``c``); the DLPack type codes are
-``kDLInt`` 0, ``kDLUInt`` 1, ``kDLFloat`` 2, ``kDLComplex`` 5 and ``kDLBool`` 6, with
-``8 * itemsize`` bits.
+A dtype's position in ``NAMES`` is arrayx's dtype code, by which every kernel table is
+indexed. Each fact of a dtype follows from its name, but for its buffer-protocol format
+(``FORMAT``): its kind is NumPy's (``b``, ``i``, ``u``, ``f``, ``c``), its size the name's bits,
+its DLPack type code its kind's (``kDLInt`` 0, ``kDLUInt`` 1, ``kDLFloat`` 2, ``kDLComplex`` 5,
+``kDLBool`` 6, with ``8 * itemsize`` bits), and its C++ type ``<stdint.h>``'s integer, ``float``
+or ``double``, or ax_math.hpp's ``bool8``, ``c64`` and ``c128``.
 
 ``generate_pxd`` writes the Cython enum of the codes (``_kernels/dtype_codes.pxd``) and
 ``generate_cpu_header`` the C++ lists of codes, types and kind bits (``cpu/ax_dtypes.hpp``), at
@@ -13,30 +14,24 @@ inlines them).
 Cython code names dtypes (``DT_INT64``), never numbers. This module imports nothing.
 """
 
-DTYPES = [
-    ("bool", "b", 1, "?", 6, "bool8", "bool"),
-    ("int8", "i", 1, "b", 0, "int8_t", "cuda::std::int8_t"),
-    ("int16", "i", 2, "h", 0, "int16_t", "cuda::std::int16_t"),
-    ("int32", "i", 4, "i", 0, "int32_t", "cuda::std::int32_t"),
-    ("int64", "i", 8, "q", 0, "int64_t", "cuda::std::int64_t"),
-    ("uint8", "u", 1, "B", 1, "uint8_t", "cuda::std::uint8_t"),
-    ("uint16", "u", 2, "H", 1, "uint16_t", "cuda::std::uint16_t"),
-    ("uint32", "u", 4, "I", 1, "uint32_t", "cuda::std::uint32_t"),
-    ("uint64", "u", 8, "Q", 1, "uint64_t", "cuda::std::uint64_t"),
-    ("float32", "f", 4, "f", 2, "float", "float"),
-    ("float64", "f", 8, "d", 2, "double", "double"),
-    ("complex64", "c", 8, "Zf", 5, "c64", "c64"),
-    ("complex128", "c", 16, "Zd", 5, "c128", "c128"),
-]
-
-NAMES = tuple(d[0] for d in DTYPES)
+NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+         "float32", "float64", "complex64", "complex128")
 """The dtype names by code."""
-ITEMSIZE = tuple(d[2] for d in DTYPES)
-"""Bytes per element, by code."""
-FORMAT = tuple(d[3] for d in DTYPES)
+FORMAT = ("?", "b", "h", "i", "q", "B", "H", "I", "Q", "f", "d", "Zf", "Zd")
 """Buffer-protocol format strings, by code."""
-DLPACK_CODE = tuple(d[4] for d in DTYPES)
+KIND = tuple("b" if name == "bool" else name[0] for name in NAMES)
+"""NumPy's kind letter, by code."""
+ITEMSIZE = tuple(int(name[len(name.rstrip("0123456789")):] or 8) // 8 for name in NAMES)
+"""Bytes per element, by code."""
+DLPACK_CODE = tuple({"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}[kind] for kind in KIND)
 """DLPack type codes, by code."""
+_C_TYPES = {"bool": "bool8", "float32": "float", "float64": "double", "complex64": "c64",
+            "complex128": "c128"}
+CPP_TYPE = tuple(_C_TYPES.get(name, f"{name}_t") for name in NAMES)
+"""The kernels' C++ element types, by code."""
+CUDA_TYPE = tuple("bool" if name == "bool" else
+                  _C_TYPES.get(name, f"cuda::std::{name}_t") for name in NAMES)
+"""The CUDA kernels' element types, by code."""
 
 
 # The kind bits of the C++ and CUDA kernels (ops.py's KIND_BITS combine them): each is a set of
@@ -49,7 +44,7 @@ KIND_MASKS = {
 
 def codes_of(kinds: str) -> tuple[int, ...]:
     """The codes of the dtypes whose NumPy kind is one of ``kinds`` (e.g. ``"iu"``)."""
-    return tuple(i for i, d in enumerate(DTYPES) if d[1] in kinds)
+    return tuple(code for code, kind in enumerate(KIND) if kind in kinds)
 
 
 def kind_bits(letters: str) -> int:
@@ -59,10 +54,9 @@ def kind_bits(letters: str) -> int:
 
 def component(code: int) -> int:
     """The code of a complex dtype's real component dtype; ``code`` itself otherwise."""
-    _, kind, itemsize, *_ = DTYPES[code]
-    if kind != "c":
+    if KIND[code] != "c":
         return code
-    return next(i for i, d in enumerate(DTYPES) if d[1] == "f" and d[2] == itemsize // 2)
+    return next(c for c in codes_of("f") if ITEMSIZE[c] == ITEMSIZE[code] // 2)
 
 
 def generate_pxd() -> str:
@@ -85,12 +79,13 @@ def generate_pxd() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _x_macros(column: int) -> str:
+def _x_macros(types: tuple[str, ...]) -> str:
     """``#define AX_DTYPES(X)``: ``X(CODE, type)`` for each dtype, in code order; and
     ``#define AX_KINDS(X)``: ``X(K_..., bits)`` for each kind mask."""
     kinds = " ".join(f"X({name}, {kind_bits(letters):#x}u)"
                      for name, letters in KIND_MASKS.items())
-    return ("#define AX_DTYPES(X) " + " ".join(f"X({d[0].upper()}, {d[column]})" for d in DTYPES)
+    dtypes = " ".join(f"X({name.upper()}, {t})" for name, t in zip(NAMES, types, strict=True))
+    return ("#define AX_DTYPES(X) " + dtypes
             + "\n#define AX_KINDS(X) " + kinds + "\n")
 
 
@@ -98,9 +93,9 @@ def generate_cpu_header() -> str:
     """The C++ header listing the dtype codes, their C++ types and the kind bits
     (``ax_types.hpp`` uses it)."""
     return ("// Generated from arrayx/_kernels/dtypes.py at build time: do not edit.\n"
-            "#pragma once\n" + _x_macros(5))
+            "#pragma once\n" + _x_macros(CPP_TYPE))
 
 
 def cuda_header() -> str:
     """The CUDA sources' list of the dtype codes, their CUDA C++ types and the kind bits."""
-    return "// From arrayx/_kernels/dtypes.py.\n" + _x_macros(6)
+    return "// From arrayx/_kernels/dtypes.py.\n" + _x_macros(CUDA_TYPE)
