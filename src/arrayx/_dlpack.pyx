@@ -7,8 +7,8 @@ Import validates everything a capsule says (name, version, dtype, device, shape)
 trusting it, and keeps the producer's memory alive through an owner that calls its deleter.
 """
 from cpython.pycapsule cimport (
-    PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New,
-    PyCapsule_SetName,
+    PyCapsule_Destructor, PyCapsule_GetName, PyCapsule_GetPointer, PyCapsule_IsValid,
+    PyCapsule_New, PyCapsule_SetName,
 )
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from libc.stdint cimport (
@@ -79,11 +79,6 @@ cdef enum:
     kDLCPU = 1
     kDLCUDA = 2
     kDLCUDAHost = 3
-    kDLInt = 0
-    kDLUInt = 1
-    kDLFloat = 2
-    kDLComplex = 5
-    kDLBool = 6
     FLAG_READ_ONLY = 1
     FLAG_IS_COPIED = 2
 
@@ -95,6 +90,11 @@ for _c in range(NDTYPES):
     DL_BITS[_c] = 8 * _registry.ITEMSIZE[_c]
 
 cdef object CPU = _devices.CPU
+
+# The two kinds of managed tensor, which export fills alike.
+ctypedef fused Managed:
+    DLManagedTensor
+    DLManagedTensorVersioned
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -187,36 +187,39 @@ def export(Array a, stream, max_version, dl_device, copy):
     cdef DLManagedTensorVersioned* mv
     cdef DLManagedTensor* ml
     if versioned:
-        mv = <DLManagedTensorVersioned*>malloc(sizeof(DLManagedTensorVersioned)
-                                               + 2 * n * sizeof(int64_t))
-        if mv == NULL:
-            raise MemoryError()
+        mv = <DLManagedTensorVersioned*>_managed(sizeof(DLManagedTensorVersioned), n)
         mv.version.major = 1
         mv.version.minor = 0
         mv.flags = (0 if a._writeable else FLAG_READ_ONLY) | (FLAG_IS_COPIED if copied else 0)
-        _fill_tensor(&mv.dl_tensor, a, <int64_t*>(mv + 1))
-        Py_INCREF(a)
-        mv.manager_ctx = <void*>a
         mv.deleter = _delete_versioned
-        try:
-            return PyCapsule_New(mv, b"dltensor_versioned", _capsule_versioned)
-        except BaseException:
-            _delete_versioned(mv)
-            raise
+        return _capsule(mv, a, b"dltensor_versioned", _capsule_versioned)
     if not a._writeable:
         raise BufferError("a read-only array needs a versioned DLPack capsule "
                           "(pass max_version=(1, 0))")
-    ml = <DLManagedTensor*>malloc(sizeof(DLManagedTensor) + 2 * n * sizeof(int64_t))
-    if ml == NULL:
-        raise MemoryError()
-    _fill_tensor(&ml.dl_tensor, a, <int64_t*>(ml + 1))
-    Py_INCREF(a)
-    ml.manager_ctx = <void*>a
+    ml = <DLManagedTensor*>_managed(sizeof(DLManagedTensor), n)
     ml.deleter = _delete_legacy
+    return _capsule(ml, a, b"dltensor", _capsule_legacy)
+
+
+cdef void* _managed(size_t size, int ndim) except NULL:
+    """Memory for a managed tensor of ``size`` bytes followed by its ``ndim`` sizes and
+    strides."""
+    cdef void* m = malloc(size + 2 * ndim * sizeof(int64_t))
+    if m == NULL:
+        raise MemoryError()
+    return m
+
+
+cdef object _capsule(Managed* m, Array a, const char* name, PyCapsule_Destructor destructor):
+    """The capsule ``name`` of ``m`` (from ``_managed``, its deleter set), filled with ``a``'s
+    tensor; ``m`` keeps ``a`` alive until its deleter runs."""
+    _fill_tensor(&m.dl_tensor, a, <int64_t*>(m + 1))
+    Py_INCREF(a)
+    m.manager_ctx = <void*>a
     try:
-        return PyCapsule_New(ml, b"dltensor", _capsule_legacy)
+        return PyCapsule_New(m, name, destructor)
     except BaseException:
-        _delete_legacy(ml)
+        m.deleter(m)
         raise
 
 
@@ -241,11 +244,10 @@ cdef class _Producer:
 cdef int _code_of(DLDataType t) except -1:
     if t.lanes != 1:
         raise TypeError(f"DLPack vector dtypes (lanes={t.lanes}) are not supported")
-    for c in range(13):
+    cdef int c
+    for c in range(NDTYPES):
         if DL_CODE[c] == t.code and DL_BITS[c] == t.bits:
             return c
-    if t.code == kDLUInt and t.bits == 8:
-        return 5
     raise TypeError(f"DLPack dtype (code={t.code}, bits={t.bits}) is not one of the "
                     f"standard's dtypes")
 
@@ -377,10 +379,11 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     ------
     BufferError
         If ``x`` lives on a device arrayx cannot read, or cannot be exported as asked.
-    TypeError
-        If ``x`` has no ``__dlpack__``, or its dtype is not one of the standard's.
     ValueError
         If ``device`` is not available.
+    TypeError
+        If ``x`` has no ``__dlpack__``, or its dtype is not one of the standard's 13 (a DLPack
+        vector type, say).
 
     Examples
     --------

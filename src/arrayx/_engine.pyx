@@ -24,8 +24,8 @@ from arrayx._core.storage cimport allocate as storage_allocate
 from arrayx._kernels.cpu.iterate cimport run as cpu_run
 from arrayx._kernels.cpu.iterate cimport run_fold, run_scan
 from arrayx._kernels.cpu.dispatch cimport (
-    binary_kernel, cast_kernel, fold_init_kernel, fold_kernel, products_kernel, scan_kernel,
-    squared_deviations_kernel, total_kernel, unary_kernel, where_kernel,
+    binary_of, cast_of, fold_init_of, fold_of, kernels, products_of, scan_of,
+    squared_deviations_of, total_of, unary_of, where_of,
 )
 from arrayx._kernels.cpu cimport backend as cpu
 from arrayx._kernels.cpu.kernels cimport fold_init_fn, loop2d_fn, scan_fn, total_fn
@@ -159,7 +159,7 @@ cdef int _run_cast(Storage src, Layout sl, int scode, Storage dst, Layout dl,
                    int dcode) except -1:
     """The cast kernel from ``src`` to ``dst`` on their device (no overlap to guard)."""
     if src.host and dst.host:
-        return run2(cast_kernel(scode, dcode), src, sl, scode, dst, dl, dcode)
+        return run2(cast_of(kernels, scode, dcode), src, sl, scode, dst, dl, dcode)
     same_device(src, dst, "copy")
     cdef Operand ops[2]
     ops[0] = operand(src, sl, scode, scode)
@@ -175,7 +175,7 @@ cdef inline void _store(char* ptr, int code, int src, const void* value) noexcep
     zero_strides[:] = [0, 0, 0, 0]
     ptrs[0] = <char*>value
     ptrs[1] = ptr
-    cast_kernel(src, code)(ptrs, zero_strides, 1, 1)
+    cast_of(kernels, src, code)(ptrs, zero_strides, 1, 1)
 
 
 cdef int scalar_kind(object value) noexcept:
@@ -400,7 +400,7 @@ cdef int run_n(loop2d_fn fn, int nop, const Operand* ops, int ndim, const int64_
             strides[k * ndim + i] = ops[k].strides[i]
         casts[k] = NULL
         if ops[k].stored != ops[k].code:
-            casts[k] = cast_kernel(ops[k].stored, ops[k].code)
+            casts[k] = cast_of(kernels, ops[k].stored, ops[k].code)
             cast = True
         isz[k] = ITEMSIZE[ops[k].stored]
         base[k] = ops[k].data
@@ -584,7 +584,7 @@ cdef Storage unary(int op, Storage s, Layout l, int code, Fresh* out):
         run_device(s.device, "unary", UNARY_NAMES[op], (cc,), 2, ops, out.ndim, out.shape,
                    out.size)
         return o
-    run_n(unary_kernel(op, cc), 2, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
+    run_n(unary_of(kernels, op, cc), 2, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
           NULL, UNARY_COST[op])
     return o
 
@@ -620,7 +620,7 @@ cdef int _into(int op, Storage sa, Layout la, int code, char* b,
     if not sa.host:
         return run_device(sa.device, "binary", BINARY_NAMES[op], (code,), 3, ops, la.ndim,
                           la.shape_, la.size)
-    return run_n(binary_kernel(op, code), 3, ops, la.ndim, la.shape_, la.size, False, True,
+    return run_n(binary_of(kernels, op, code), 3, ops, la.ndim, la.shape_, la.size, False, True,
                  NULL, 0, NULL, BINARY_COST[op])
 
 
@@ -712,7 +712,7 @@ cdef Storage _binary(int op, Layout la, char* pa, int ca, Layout lb, char* pb, i
         run_device(device, "binary", BINARY_NAMES[op], (code,), 3, ops, out.ndim, out.shape,
                    out.size)
         return o
-    run_n(binary_kernel(op, code), 3, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
+    run_n(binary_of(kernels, op, code), 3, ops, out.ndim, out.shape, out.size, False, True, NULL, 0,
           NULL, BINARY_COST[op])
     return o
 
@@ -784,7 +784,7 @@ cdef tuple where(Storage sc, Layout lc, int cc, Storage sx, Layout lx, int cx,
     _spread_inputs(3, ls, data, stored, codes, &out, strides, ops, scalars, host)
     cdef Storage o = _fresh(&out, 3, strides, code, sx.device, &ops[3])
     if host:
-        run_n(where_kernel(code), 4, ops, out.ndim, out.shape, out.size, False, True)
+        run_n(where_of(kernels, code), 4, ops, out.ndim, out.shape, out.size, False, True)
     else:
         run_device(sx.device, "where", "where", (code,), 4, ops, out.ndim, out.shape,
                    out.size)
@@ -806,7 +806,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     The input is cast to the accumulator dtype ``acc`` chunk by chunk as the kernel reads it.
     Returns ``(storage, layout, acc)`` of a C-ordered result that keeps unit axes at ``axes``.
     """
-    cdef loop2d_fn fn = fold_kernel(op, acc)
+    cdef loop2d_fn fn = fold_of(kernels, op, acc)
     if fn == NULL:
         raise TypeError(f"this reduction does not accept {_dtypes.DTYPES[acc]}")
     cdef int64_t shape[MAXDIM]
@@ -817,7 +817,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     if not s.host:
         return _device_fold(op, s, l, code, acc, axes, ol)
     cdef Storage o = allocate(ol, acc, s.device)
-    fold_init_kernel(op, acc)(o.data, ol.size)
+    fold_init_of(kernels, op, acc)(o.data, ol.size)
     if l.size == 0:
         return o, ol, acc
     cdef Layout spread = _spread(l, ol, axes)
@@ -829,7 +829,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
         run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False)
     else:
         run_n(fn, 2, ops, spread.ndim, spread.shape_, spread.size, True, False,
-              fold_init_kernel(op, acc), ol.size, fn)
+              fold_init_of(kernels, op, acc), ol.size, fn)
     return o, ol, acc
 
 
@@ -849,7 +849,7 @@ cdef tuple _device_fold(int op, Storage s, Layout l, int code, int acc, tuple ax
         o = allocate(ol, acc, s.device, True)
         if op != FOLD_SUM:
             host = allocate(SCALAR, acc, CPU_DEVICE)
-            fold_init_kernel(op, acc)(host.data, 1)
+            fold_init_of(kernels, op, acc)(host.data, 1)
             o = _device_fill(s.device, ol, acc, read_scalar(host.data, acc))
         return o, ol, acc
     if code != acc:
@@ -867,18 +867,14 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
     full-size temporary. Returns ``(storage, layout, code)`` of a C-ordered result shaped as
     ``centre``.
     """
-    cdef loop2d_fn fn = squared_deviations_kernel(code)
-    if fn == NULL:
-        raise TypeError(f"squared deviations need a real floating-point array, not "
-                        f"{_dtypes.DTYPES[code]}")
+    cdef loop2d_fn fn = squared_deviations_of(kernels, code)
+    _pair_fold_operands(fn == NULL, "var", code, s, cs)
     cdef Fresh r
     cdef Storage d
-    same_device(s, cs, "var")
     if not s.host:
         d = binary(OP_SUBTRACT, s, l, code, cs, _spread(l, cl, axes), code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
-        d = binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r)
-        return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
+        return _sum_of_fresh(binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r), &r, code, axes)
     return _fold_pairs(fn, s, l, code, cs, _spread(l, cl, axes), cl, axes)
 
 
@@ -886,20 +882,29 @@ cdef tuple sum_of_products(Storage s, Layout l, Storage t, Layout tl, int code, 
     """The sums of ``x * y`` over ``axes`` of two floating-point arrays of one shape and dtype
     (``l`` and ``tl``): vecdot of short vectors, without the products' temporary. Returns
     ``(storage, layout, code)`` of a C-ordered result with unit axes at ``axes``."""
-    cdef loop2d_fn fn = products_kernel(code)
-    if fn == NULL:
-        raise TypeError(f"sums of products need a floating-point array, not "
-                        f"{_dtypes.DTYPES[code]}")
+    cdef loop2d_fn fn = products_of(kernels, code)
+    _pair_fold_operands(fn == NULL, "vecdot", code, s, t)
     cdef Fresh r
-    cdef Storage d
-    same_device(s, t, "vecdot")
     if not s.host:
-        d = binary(OP_MULTIPLY, s, l, code, t, tl, code, &r)
-        return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
+        return _sum_of_fresh(binary(OP_MULTIPLY, s, l, code, t, tl, code, &r), &r, code, axes)
     cdef int64_t shape[MAXDIM]
     for i in range(l.ndim):
         shape[i] = 1 if i in axes else l.shape_[i]
     return _fold_pairs(fn, s, l, code, t, tl, contiguous(l.ndim, shape), axes)
+
+
+cdef int _pair_fold_operands(bint no_kernel, str name, int code, Storage s, Storage t) except -1:
+    """Check the operands of a fold of pairs for ``name``: a dtype with a kernel
+    (``no_kernel`` false), on one device."""
+    if no_kernel:
+        raise TypeError(f"{name} has no fold of pairs of {_dtypes.DTYPES[code]} values")
+    same_device(s, t, name)
+    return 0
+
+
+cdef tuple _sum_of_fresh(Storage d, Fresh* r, int code, tuple axes):
+    """The sums over ``axes`` of ``d``, a fresh C-ordered result described by ``r``."""
+    return fold(FOLD_SUM, d, new_layout(r.ndim, r.shape, r.strides, 0), code, code, axes)
 
 
 cdef tuple _fold_pairs(loop2d_fn fn, Storage s, Layout l, int code, Storage t, Layout tl,
@@ -909,15 +914,15 @@ cdef tuple _fold_pairs(loop2d_fn fn, Storage s, Layout l, int code, Storage t, L
     at zero; on the kernel threads, each thread's partial sums combined."""
     cdef Layout ol = contiguous(kept.ndim, kept.shape_)
     cdef Storage o = allocate(ol, code, s.device, True)
+    cdef Layout spread = _spread(l, ol, axes)
     if l.size == 0:
         return o, ol, code
-    cdef Layout spread = _spread(l, ol, axes)
     cdef Operand ops[3]
     ops[0] = operand(s, l, code, code)
     ops[1] = operand(t, tl, code, code)
     ops[2] = operand(o, spread, code, code)
     run_n(fn, 3, ops, spread.ndim, spread.shape_, spread.size, True, False,
-          fold_init_kernel(FOLD_SUM, code), ol.size, fold_kernel(FOLD_SUM, code))
+          fold_init_of(kernels, FOLD_SUM, code), ol.size, fold_of(kernels, FOLD_SUM, code))
     return o, ol, code
 
 
@@ -949,8 +954,8 @@ cdef bint _scan_lanes(int op, Storage s, Layout l, int code, int acc, int axis, 
         return False
     cdef int isz = ITEMSIZE[acc]
     cdef int fold_op = _SCAN_FOLDS[op]
-    cdef scan_fn fn = scan_kernel(fold_op, acc)
-    cdef total_fn tot = total_kernel(fold_op, acc)
+    cdef scan_fn fn = scan_of(kernels, fold_op, acc)
+    cdef total_fn tot = total_of(kernels, fold_op, acc)
     if fn == NULL or tot == NULL:  # no lane kernel (bool): the binary kernel's serial scan
         return False
     cdef const char* data = s.data + rows.offset * isz
@@ -968,7 +973,7 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
     the whole array, whose first operand is the result shifted by one slice. With
     ``include_initial`` the result starts with a slice of ``identity``.
     """
-    cdef loop2d_fn fn = binary_kernel(op, acc)
+    cdef loop2d_fn fn = binary_of(kernels, op, acc)
     if fn == NULL:  # no kernel: cumulative_sum(x, dtype=bool) called NULL
         raise TypeError(f"this running {BINARY_NAMES[op]} does not accept {_dtypes.DTYPES[acc]}")
     cdef int64_t n = l.shape_[axis]

@@ -41,7 +41,7 @@ cdef int parse_shape(object shape, int64_t* out) except -1:
         raise TypeError(f"a shape must be an int or a tuple of ints, got {shape!r}") from None
 
 
-cdef inline object _integer(object v, str what):
+cdef object integer(object v, str what):
     """``operator.index(v)``; TypeError naming ``what`` for a bool or a non-integer."""
     if isinstance(v, bool):
         raise TypeError(f"{what} must be an int, got {v!r}")
@@ -52,7 +52,7 @@ cdef inline object _integer(object v, str what):
 
 
 cdef inline int64_t _as_dim(object d) except? -1:
-    v = _integer(d, "a dimension")
+    v = integer(d, "a dimension")
     if v < 0:
         raise ValueError(f"negative dimensions are not allowed, got {v}")
     if v > INT64_MAX:
@@ -62,7 +62,7 @@ cdef inline int64_t _as_dim(object d) except? -1:
 
 cdef int normalize_axis(object axis, int ndim) except -1:
     """``axis`` as an index in ``[0, ndim)``; AxisError (a ValueError and IndexError) if not."""
-    a = _integer(axis, "an axis")
+    a = integer(axis, "an axis")
     if a < -ndim or a >= ndim:
         raise AxisError(f"axis {a} is out of bounds for array of dimension {ndim}")
     return a + ndim if a < 0 else a

@@ -103,6 +103,15 @@ def make(shape, strides=None, offset: int = 0) -> Layout:
     return new_layout(n, sh, st, offset)
 
 
+cdef inline Layout _rearranged(Layout L, Layout a):
+    """``L``, whose axes (shape and strides) are ``a``'s rearranged, finished as a view of
+    ``a``'s elements: ``a``'s offset and size, its own flags."""
+    L.offset = a.offset
+    L.size = a.size
+    _set_flags(L)
+    return L
+
+
 cdef inline void _set_flags(Layout L) noexcept:
     cdef int64_t expect = 1
     cdef bint c = True, f = True
@@ -250,10 +259,7 @@ cdef Layout permute(Layout a, object axes):
         j = order[i]
         L.shape_[i] = a.shape_[j]
         L.strides_[i] = a.strides_[j]
-    L.offset = a.offset
-    L.size = a.size
-    _set_flags(L)
-    return L
+    return _rearranged(L, a)
 
 
 cdef Layout expand_dims(Layout a, object axes):
@@ -275,10 +281,7 @@ cdef Layout expand_dims(Layout a, object axes):
             L.shape_[i] = a.shape_[j]
             L.strides_[i] = a.strides_[j]
             j += 1
-    L.offset = a.offset
-    L.size = a.size
-    _set_flags(L)
-    return L
+    return _rearranged(L, a)
 
 
 cdef Layout squeeze(Layout a, object axes):
@@ -298,10 +301,7 @@ cdef Layout squeeze(Layout a, object axes):
             L.shape_[j] = a.shape_[i]
             L.strides_[j] = a.strides_[i]
             j += 1
-    L.offset = a.offset
-    L.size = a.size
-    _set_flags(L)
-    return L
+    return _rearranged(L, a)
 
 
 cdef int broadcast_strides(Layout a, int ndim, const int64_t* shape,

@@ -231,11 +231,17 @@ cdef Storage _owning(Storage s, void* raw, char* data, size_t capacity, Py_ssize
     ``data``)."""
     s.raw = raw
     s.capacity = capacity
+    return _placed(s, data, nbytes, False, device)
+
+
+cdef inline Storage _placed(Storage s, char* data, Py_ssize_t nbytes, bint readonly,
+                            object device):
+    """``s`` as ``nbytes`` bytes at ``data`` on ``device``."""
     s.data = data
     s.nbytes = nbytes
+    s.readonly = readonly
     s.device = device
-    s.host = True
-    s.readonly = False
+    s.host = device is CPU or device.host
     return s
 
 
@@ -255,14 +261,8 @@ cdef Storage _mapped_zeros(Storage s, size_t nbytes, object device):
 cdef Storage wrap(char* data, Py_ssize_t nbytes, object owner, bint readonly, object device):
     """A view of memory that ``owner`` keeps alive."""
     cdef Storage s = Storage.__new__(Storage)
-    s.data = data
-    s.raw = NULL
-    s.nbytes = nbytes
     s.owner = owner
-    s.readonly = readonly
-    s.device = device
-    s.host = device is CPU or device.host
-    return s
+    return _placed(s, data, nbytes, readonly, device)
 
 
 cdef Storage wrap_aligned(char* data, Py_ssize_t nbytes, object owner, bint readonly,

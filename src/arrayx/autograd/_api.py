@@ -4,6 +4,7 @@ results may be tuples, lists and dicts of arrays (``_pytree``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -57,30 +58,26 @@ def _argnums(argnums, n: int) -> tuple[int, ...]:
     return tuple(i % n for i in nums)
 
 
+@dataclasses.dataclass(slots=True)
 class Input:
     """An argument being differentiated: its leaves (arrays), their nodes and its structure."""
 
-    __slots__ = ("leaves", "nodes", "structure")
-
-    def __init__(self, leaves: list, nodes: list, structure) -> None:
-        self.leaves = leaves
-        self.nodes = nodes
-        self.structure = structure
+    leaves: list
+    nodes: list
+    structure: object
 
 
+@dataclasses.dataclass(slots=True)
 class Traced:
     """A traced call: its trace, its inputs, its output's leaves (one level down) with their
     nodes (``None`` for a constant leaf) and structure, and the auxiliary data."""
 
-    __slots__ = ("trace", "inputs", "outs", "out_nodes", "structure", "aux")
-
-    def __init__(self, trace, inputs, outs, out_nodes, structure, aux) -> None:
-        self.trace = trace
-        self.inputs = inputs
-        self.outs = outs
-        self.out_nodes = out_nodes
-        self.structure = structure
-        self.aux = aux
+    trace: object
+    inputs: list
+    outs: list
+    out_nodes: list
+    structure: object
+    aux: object
 
     def out(self):
         """The output, as ``f`` returned it (tuples, lists and dicts rebuilt)."""

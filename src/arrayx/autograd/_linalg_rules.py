@@ -14,32 +14,26 @@ def _h(x):
     return xp.conj(x) if x.dtype.kind == "c" else x
 
 
-def _matmul_x1(ans, x1, x2):
-    vector1, vector2 = x1.ndim == 1, x2.ndim == 1
+def _matmul(wrt):
+    """The maker of matmul's vjp for input ``wrt`` (0 or 1): ``g`` times the other operand's
+    conjugate transpose, on ``wrt``'s side. A vector operand takes part as a matrix of one row
+    (``x1``) or one column (``x2``), and the gradient drops that axis again."""
+    def maker(ans, x1, x2):
+        a = xp.expand_dims(x1, axis=-2) if x1.ndim == 1 else x1
+        b = xp.expand_dims(x2, axis=-1) if x2.ndim == 1 else x2
 
-    def vjp(g):
-        if vector1 and vector2:
-            return g * xp.conj(x2) if x2.dtype.kind == "c" else g * x2
-        if vector2:
-            return xp.expand_dims(g, axis=-1) * xp.expand_dims(
-                xp.conj(x2) if x2.dtype.kind == "c" else x2, axis=-2)
-        out = xp.matmul(xp.expand_dims(g, axis=-2) if vector1 else g, _h(x2))
-        return out[..., 0, :] if vector1 else out
-    return vjp
-
-
-def _matmul_x2(ans, x1, x2):
-    vector1, vector2 = x1.ndim == 1, x2.ndim == 1
-
-    def vjp(g):
-        if vector1 and vector2:
-            return g * xp.conj(x1) if x1.dtype.kind == "c" else g * x1
-        if vector1:
-            c = xp.conj(x1) if x1.dtype.kind == "c" else x1
-            return xp.expand_dims(c, axis=-1) * xp.expand_dims(g, axis=-2)
-        out = xp.matmul(_h(x1), xp.expand_dims(g, axis=-1) if vector2 else g)
-        return out[..., 0] if vector2 else out
-    return vjp
+        def vjp(g):
+            if x2.ndim == 1:
+                g = xp.expand_dims(g, axis=-1)
+            if x1.ndim == 1:
+                g = xp.expand_dims(g, axis=-2)
+            if wrt == 0:
+                out = xp.matmul(g, _h(b))
+                return out[..., 0, :] if x1.ndim == 1 else out
+            out = xp.matmul(_h(a), g)
+            return out[..., 0] if x2.ndim == 1 else out
+        return vjp
+    return maker
 
 
 def _inv(ans, x):
@@ -320,7 +314,7 @@ def _irfft(ans, x, *, n=None, axis=-1, norm="backward"):
 
 
 LINALG = {
-    "matmul": (_matmul_x1, _matmul_x2),
+    "matmul": (_matmul(0), _matmul(1)),
     "inv": (_inv,),
     "det": (_det,),
     "solve": (_solve_x1, _solve_x2),

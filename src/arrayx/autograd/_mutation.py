@@ -25,7 +25,7 @@ import math
 import arrayx
 from arrayx.autograd import _rules
 from arrayx.autograd._backward import saved_values
-from arrayx.autograd._tracer import Node, Tracer, live, plain, refresh, traced, unwrap
+from arrayx.autograd._tracer import Node, Tracer, current, live, plain, refresh, traced, unwrap
 
 
 def setitem(x: Tracer, key, value) -> None:
@@ -43,9 +43,7 @@ def setitem(x: Tracer, key, value) -> None:
     if x.base is not None:
         refresh(x)
     if type(value) is Tracer and value.level == level:
-        if value.base is not None:
-            refresh(value)
-        v, vnode = value.value, value.node
+        v, vnode = current(value)
     else:
         v, vnode = plain(value), None
     if type(v) is Tracer and type(x.value) is not Tracer:

@@ -275,6 +275,13 @@ def differentiable(dtype) -> bool:
     return dtype.kind in "fc"
 
 
+def current(a: Tracer) -> tuple:
+    """``a``'s value and node, brought up to date with its root where ``a`` is a view."""
+    if a.base is not None:
+        refresh(a)
+    return a.value, a.node
+
+
 def refresh(a: Tracer) -> None:
     """Bring view ``a``'s node up to date with its root: where the root was updated in place
     since the view's node was made, the view is made again from the root (its memory is the
@@ -297,12 +304,10 @@ def _split(args, top: int):
     for a in args:
         if type(a) is Tracer:
             if a.level == top:
-                if a.base is not None:
-                    refresh(a)
-                v = a.value
+                v, node = current(a)
                 vals.append(v)
-                parents.append(a.node)
-                if a.node is not None:
+                parents.append(node)
+                if node is not None:
                     live_ = True
                 if type(v) is Tracer:
                     lower = True
@@ -363,17 +368,15 @@ def primitive(fun, makers, name: str):
             a = args[0]
             if type(a) is not Tracer:
                 return fun(a, **kw)
-            if a.base is not None:
-                refresh(a)
-            v = a.value
+            v, pa = current(a)
             top = a.level
             traces = live.traces
             if type(v) is Tracer or top > len(traces) or not per_input:
                 return general(args, kw)
             ans = fun(v, **kw)
-            if a.node is None or ans.dtype.kind not in "fc":
+            if pa is None or ans.dtype.kind not in "fc":
                 return Tracer(ans, None, top)
-            node = Node((first(ans, v, **kw),), (a.node,), ans.shape, ans.dtype, name)
+            node = Node((first(ans, v, **kw),), (pa,), ans.shape, ans.dtype, name)
             traces[top - 1].tape.append(node)
             return Tracer(ans, node, top)
         if n == 2:
@@ -390,19 +393,11 @@ def primitive(fun, makers, name: str):
                 return general(args, kw)
             pa = pb = None
             if ta:
-                if a.base is not None:
-                    refresh(a)
-                pa = a.node
-                a = a.value
-                if type(a) is Tracer:
-                    return general(args, kw)
+                a, pa = current(a)
             if tb:
-                if b.base is not None:
-                    refresh(b)
-                pb = b.node
-                b = b.value
-                if type(b) is Tracer:
-                    return general(args, kw)
+                b, pb = current(b)
+            if type(a) is Tracer or type(b) is Tracer:
+                return general(args, kw)
             ans = fun(a, b, **kw)
             if (pa is None and pb is None) or ans.dtype.kind not in "fc":
                 return Tracer(ans, None, top)

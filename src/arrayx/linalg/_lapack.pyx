@@ -90,6 +90,22 @@ cdef char* work_alloc(int64_t count, int size) except NULL:
     return p
 
 
+cdef int converged(int64_t bad, str what) except -1:
+    """LinAlgError unless ``bad``, the first matrix whose ``what`` did not converge, is -1."""
+    if bad >= 0:
+        raise LinAlgError(f"{what} did not converge")
+    return 0
+
+
+cdef void release(void* a, void* b, void* c=NULL, void* d=NULL, void* e=NULL) noexcept nogil:
+    """Free the workspaces ``a`` ... ``e`` (NULL ones are skipped, as ``free`` skips them)."""
+    free(a)
+    free(b)
+    free(c)
+    free(d)
+    free(e)
+
+
 cdef blas_int* new_pivots(int n) except NULL:
     return <blas_int*>work_alloc(n, sizeof(blas_int))
 
@@ -354,11 +370,8 @@ def eigh(Array x, bint vectors) -> tuple:
                         bad = u
                         break
         finally:
-            free(work)
-            free(rwork)
-            free(iwork)
-    if bad >= 0:
-        raise LinAlgError("eigh: the eigenvalue computation did not converge")
+            release(work, rwork, iwork)
+    converged(bad, "eigh: the eigenvalue computation")
     return w, (a if vectors else None)
 
 
@@ -442,11 +455,8 @@ def svd(Array x, bint vectors, bint full) -> tuple:
                     bad = b
                     break
     finally:
-        free(work)
-        free(rwork)
-        free(iwork)
-    if bad >= 0:
-        raise LinAlgError("svd: the decomposition did not converge")
+        release(work, rwork, iwork)
+    converged(bad, "svd: the decomposition")
     if not vectors:
         return None, s, None
     return matrix_transpose(uu), s, matrix_transpose(vh)
@@ -520,8 +530,7 @@ def qr(Array x, bint complete) -> tuple:
                     memcpy(pq + b * qstep, fa, <size_t>astep)
                 orgqr(code, m, cols_q, k, pq + b * qstep, tau, work, lwork)
     finally:
-        free(tau)
-        free(work)
+        release(tau, work)
     if not wider and cols_q < n:
         qt = qt[..., :cols_q, :]
     return qt.mT, r
@@ -568,14 +577,8 @@ cdef void unpack_real(int code, int ccode, int n, const char* wr, const char* wi
 
 
 def eig(Array x, bint vectors) -> tuple:
-    """Eigenvalues and right eigenvectors of each square matrix of ``x``.
-
-    Parameters
-    ----------
-    x : Array
-        Shape ``(..., n, n)``, floating point.
-    vectors : bool
-        Compute the eigenvectors too.
+    """Eigenvalues and, if ``vectors``, right eigenvectors of each square matrix of ``x``
+    (``(..., n, n)``, floating point).
 
     Returns
     -------
@@ -637,12 +640,7 @@ def eig(Array x, bint vectors) -> tuple:
                     bad = b
                     break
     finally:
-        free(work)
-        free(rwork)
-        free(wr)
-        free(wi)
-        free(vr)
-    if bad >= 0:
-        raise LinAlgError("eig: the eigenvalue computation did not converge")
+        release(work, rwork, wr, wi, vr)
+    converged(bad, "eig: the eigenvalue computation")
     # Complex geev wrote its vectors column-major.
     return w, (v.mT if vectors and not real else v)

@@ -167,7 +167,7 @@ cdef void argsort_rows(int code, int itemsize, const char* data, int64_t* out, i
 cdef void arg_extreme(int code, int itemsize, const char* data, int64_t* out, int64_t rows,
                       int64_t n, bint want_max) noexcept nogil:
     """The first position of each row's extreme; one row is searched in ranges in parallel."""
-    cdef K.argextreme_fn fn = dispatch.argextreme_kernel(code)
+    cdef K.argextreme_fn fn = dispatch.argextreme_of(dispatch.kernels, code)
     if rows == 1:
         out[0] = iterate.arg_extreme(fn, data, n, itemsize, want_max)
     else:
@@ -271,13 +271,13 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
 cdef void gather_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
                         const int64_t* rshape, const int64_t* rstrides,
                         char* flat) noexcept nogil:
-    dispatch.gather_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+    dispatch.gather_blocks_of(dispatch.kernels, code)(base, offs, nb, rnd, rshape, rstrides, flat)
 
 
 cdef void scatter_blocks(int code, char* base, const int64_t* offs, int64_t nb, int rnd,
                          const int64_t* rshape, const int64_t* rstrides,
                          char* flat) noexcept nogil:
-    dispatch.scatter_blocks_kernel(code)(base, offs, nb, rnd, rshape, rstrides, flat)
+    dispatch.scatter_blocks_of(dispatch.kernels, code)(base, offs, nb, rnd, rshape, rstrides, flat)
 
 
 cdef int64_t count_true(const uint8_t* mask, int64_t n) noexcept nogil:

@@ -1,6 +1,6 @@
 # The active ISA level's kernel tables (ax_dispatch.hpp), chosen once at import: every caller of
 # a hot kernel (elementwise, casts, folds, scans, arg-extremes, where, gathers, the vector sorts)
-# takes it from here.
+# asks ``kernels`` for it (``unary_of(kernels, op, code)``).
 from arrayx._kernels.cpu.kernels cimport (
     argextreme_fn, fold_init_fn, long_sort_fn, loop2d_fn, move_blocks_fn, packed_argsort_fn,
     rows_sort_fn, scan_fn, take_fn, total_fn,
@@ -28,60 +28,4 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     packed_argsort_fn packed_argsort_of(const KernelSet* k, int code)
 
 cdef KernelSet* kernels
-
-
-cdef inline loop2d_fn unary_kernel(int op, int code) noexcept nogil:
-    return unary_of(kernels, op, code)
-
-
-cdef inline loop2d_fn binary_kernel(int op, int code) noexcept nogil:
-    return binary_of(kernels, op, code)
-
-
-cdef inline loop2d_fn where_kernel(int code) noexcept nogil:
-    return where_of(kernels, code)
-
-
-cdef inline loop2d_fn cast_kernel(int src, int dst) noexcept nogil:
-    return cast_of(kernels, src, dst)
-
-
-cdef inline loop2d_fn fold_kernel(int op, int code) noexcept nogil:
-    return fold_of(kernels, op, code)
-
-
-cdef inline fold_init_fn fold_init_kernel(int op, int code) noexcept nogil:
-    return fold_init_of(kernels, op, code)
-
-
-cdef inline loop2d_fn squared_deviations_kernel(int code) noexcept nogil:
-    return squared_deviations_of(kernels, code)
-
-
-cdef inline loop2d_fn products_kernel(int code) noexcept nogil:
-    return products_of(kernels, code)
-
-
-cdef inline scan_fn scan_kernel(int op, int code) noexcept nogil:
-    return scan_of(kernels, op, code)
-
-
-cdef inline total_fn total_kernel(int op, int code) noexcept nogil:
-    return total_of(kernels, op, code)
-
-
-cdef inline argextreme_fn argextreme_kernel(int code) noexcept nogil:
-    return argextreme_of(kernels, code)
-
-
-cdef inline move_blocks_fn gather_blocks_kernel(int code) noexcept nogil:
-    return gather_blocks_of(kernels, code)
-
-
-cdef inline move_blocks_fn scatter_blocks_kernel(int code) noexcept nogil:
-    return scatter_blocks_of(kernels, code)
-
-
-cdef inline take_fn take_kernel() noexcept nogil:
-    return take_of(kernels)
 

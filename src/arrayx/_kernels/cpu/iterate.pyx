@@ -12,7 +12,7 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from arrayx._kernels.cpu.dispatch cimport take_kernel
+from arrayx._kernels.cpu.dispatch cimport kernels, take_of
 from arrayx._kernels.cpu.kernels cimport (
     argextreme_fn, fold_init_fn, loop2d_fn, scan_fn, take_fn, total_fn,
 )
@@ -97,10 +97,6 @@ def set_num_threads(n) -> None:
     ----------
     n : int
         From 1 to 1024.
-
-    Returns
-    -------
-    None
 
     Raises
     ------
@@ -549,7 +545,7 @@ cdef int64_t take(const char* src, int64_t n, int64_t stride, const int64_t* idx
     """``take_1d`` over ``FOLD_PARTS`` ranges of the indices in parallel (from
     ``GATHER_PARALLEL_MIN`` indices); returns the position of the first bad index, or -1."""
     cdef int threads = threads_now()
-    cdef take_fn take_1d = take_kernel()
+    cdef take_fn take_1d = take_of(kernels)
     if threads == 1 or m < GATHER_PARALLEL_MIN:
         return take_1d(src, n, stride, idx, m, out, itemsize)
     cdef int64_t bad[FOLD_PARTS]
