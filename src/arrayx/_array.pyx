@@ -228,6 +228,8 @@ cdef class Array(_Operators):
     def ndim(self) -> int:
         """The number of dimensions.
 
+        The length of :attr:`shape`: 0 for a 0-d array.
+
         Examples
         --------
         >>> import arrayx as xp
@@ -245,8 +247,8 @@ cdef class Array(_Operators):
         Examples
         --------
         >>> import arrayx as xp
-        >>> xp.zeros((2, 3)).size
-        6
+        >>> xp.ones((4, 5), dtype=xp.int8).size
+        20
         """
         return self._layout.size
 
@@ -325,7 +327,9 @@ cdef class Array(_Operators):
         Raises
         ------
         ValueError
-            If ``api_version`` is not a version arrayx implements.
+            If ``api_version`` is not one of the standard's versions that arrayx implements:
+            ``'2021.12'``, ``'2022.12'``, ``'2023.12'``, ``'2024.12'`` or ``'2025.12'`` (the
+            latest).
 
         Examples
         --------
@@ -405,6 +409,7 @@ cdef class Array(_Operators):
         Returns
         -------
         int
+            The element, a float truncated toward zero.
 
         Raises
         ------
@@ -430,8 +435,7 @@ cdef class Array(_Operators):
         Raises
         ------
         TypeError
-            If ``self`` has more or fewer than one element (in strict mode: is not 0-d), or is
-            complex.
+            Where :meth:`__int__` raises one.
 
         Examples
         --------
@@ -442,16 +446,12 @@ cdef class Array(_Operators):
         return float(_only_scalar(self, "float", True))
 
     def __complex__(self) -> complex:
-        """``complex(self)``: the only element of a one-element array as a Python ``complex``.
+        """``complex(self)``: the only element of a one-element array as a Python ``complex``; a
+        ``TypeError`` if it has more or fewer than one element (in strict mode: is not 0-d).
 
         Returns
         -------
         complex
-
-        Raises
-        ------
-        TypeError
-            If ``self`` has more or fewer than one element (in strict mode: is not 0-d).
 
         Examples
         --------
@@ -895,8 +895,7 @@ cdef class Array(_Operators):
         --------
         >>> import arrayx as xp
         >>> import numpy as np
-        >>> x = xp.asarray([1.0, 2.0])
-        >>> np.from_dlpack(x)
+        >>> np.from_dlpack(xp.asarray([1.0, 2.0]))
         array([1., 2.])
         """
         return _export(self, stream, max_version, dl_device, copy)

@@ -5,7 +5,7 @@ from libc.stdint cimport INT64_MAX, int64_t
 from arrayx._array cimport (
     Array, as_array, assign_value, code_of, contiguous_copy, new_array, wrap,
 )
-from arrayx._core.arguments cimport parse_shape
+from arrayx._core.arguments cimport integer, parse_shape
 from arrayx._core.layout cimport MAXDIM, Layout, broadcast_to, contiguous, new_layout
 from arrayx._engine cimport (
     ITEMSIZE, copy_cast, int_progression, progression, write_element, zero_triangle,
@@ -22,7 +22,7 @@ from arrayx import _devices, _dtypes
 from arrayx._array import _scalar_array, apply_binary, apply_unary
 from arrayx._convert import from_buffer, from_sequence, scalar_like
 from arrayx._dlpack import from_dlpack
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
@@ -60,26 +60,9 @@ cdef int _fill(Array out, object value) except -1:
 def empty(shape, *, dtype=None, device=None) -> Array:
     """An uninitialised array of ``shape``: its elements are whatever the memory held.
 
-    Parameters
-    ----------
-    %(shape)s
-    %(dtype_float64)s
-    %(device)s
+    %(new_sections)s
 
-    Returns
-    -------
-    Array
-        A new C-contiguous array.
-
-    Raises
-    ------
-    %(raises_negative_size)s
-    TypeError
-        If ``dtype`` is not one of the standard's dtypes.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.empty((2, 3), dtype=xp.int32)
     >>> x.shape, x.dtype
     ((2, 3), dtype('int32'))
@@ -90,24 +73,9 @@ def empty(shape, *, dtype=None, device=None) -> Array:
 def zeros(shape, *, dtype=None, device=None) -> Array:
     """An array of ``shape`` filled with zeros.
 
-    Parameters
-    ----------
-    %(shape)s
-    %(dtype_float64)s
-    %(device)s
+    %(new_sections)s
 
-    Returns
-    -------
-    Array
-        A new C-contiguous array of zeros.
-
-    Raises
-    ------
-    %(raises_negative_size)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.zeros((2, 2))
     Array([[0., 0.],
            [0., 0.]], dtype=float64)
@@ -120,24 +88,9 @@ def zeros(shape, *, dtype=None, device=None) -> Array:
 def ones(shape, *, dtype=None, device=None) -> Array:
     """An array of ``shape`` filled with ones.
 
-    Parameters
-    ----------
-    %(shape)s
-    %(dtype_float64)s
-    %(device)s
+    %(new_sections)s
 
-    Returns
-    -------
-    Array
-        A new C-contiguous array of ones.
-
-    Raises
-    ------
-    %(raises_negative_size)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.ones(3)
     Array([1., 1., 1.], dtype=float64)
     >>> xp.ones((1, 2), dtype=xp.bool)
@@ -185,9 +138,7 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
         If ``fill_value`` is not a Python scalar or a 0-d array, or is complex for a real
         ``dtype``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.full((2, 2), 7)
     Array([[7, 7],
            [7, 7]], dtype=int64)
@@ -202,94 +153,48 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     return out
 
 
-cdef object _like_dtype(Array x, object dtype):
-    return x.dtype if dtype is None else dtype
-
-
-cdef object _like_device(Array x, object device):
-    return x._storage.device if device is None else device
+cdef Array _new_like(object x, str name, object dtype, object device, bint zero):
+    """A new array of ``x``'s shape, of ``dtype`` and on ``device`` (by default ``x``'s)."""
+    cdef Array a = as_array(x, name)
+    return _new(a.shape, a.dtype if dtype is None else dtype,
+                a._storage.device if device is None else device, zero)
 
 
 def empty_like(x, /, *, dtype=None, device=None) -> Array:
     """An uninitialised array with the shape of ``x`` (its elements are whatever the memory held).
 
-    Parameters
-    ----------
-    %(like_x)s
-    %(like_dtype)s
-    %(like_device)s
+    %(like_sections)s
 
-    Returns
-    -------
-    %(returns_like)s
-
-    Raises
-    ------
-    %(raises_not_array)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.empty_like(xp.zeros((2, 3)))
     >>> x.shape, x.dtype
     ((2, 3), dtype('float64'))
     """
-    cdef Array a = as_array(x, "empty_like")
-    return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
+    return _new_like(x, "empty_like", dtype, device, False)
 
 
 def zeros_like(x, /, *, dtype=None, device=None) -> Array:
     """Zeros with the shape of ``x``.
 
-    Parameters
-    ----------
-    %(like_x)s
-    %(like_dtype)s
-    %(like_device)s
+    %(like_sections)s
 
-    Returns
-    -------
-    %(returns_like)s
-
-    Raises
-    ------
-    %(raises_not_array)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.zeros_like(xp.asarray([1, 2, 3]))
     Array([0, 0, 0], dtype=int64)
     """
-    cdef Array a = as_array(x, "zeros_like")
-    return _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), True)
+    return _new_like(x, "zeros_like", dtype, device, True)
 
 
 def ones_like(x, /, *, dtype=None, device=None) -> Array:
     """Ones with the shape of ``x``.
 
-    Parameters
-    ----------
-    %(like_x)s
-    %(like_dtype)s
-    %(like_device)s
+    %(like_sections)s
 
-    Returns
-    -------
-    %(returns_like)s
-
-    Raises
-    ------
-    %(raises_not_array)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.ones_like(xp.asarray([[1.5, 2.5]]))
     Array([[1., 1.]], dtype=float64)
     """
-    cdef Array a = as_array(x, "ones_like")
-    cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
+    cdef Array out = _new_like(x, "ones_like", dtype, device, False)
     _fill(out, True)
     return out
 
@@ -313,14 +218,11 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     ------
     %(raises_not_array)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.full_like(xp.asarray([1, 2, 3]), 9)
     Array([9, 9, 9], dtype=int64)
     """
-    cdef Array a = as_array(x, "full_like")
-    cdef Array out = _new(a.shape, _like_dtype(a, dtype), _like_device(a, device), False)
+    cdef Array out = _new_like(x, "full_like", dtype, device, False)
     _fill(out, assign_value(scalar_like(fill_value, "fill_value")[0], out._code))
     return out
 
@@ -359,9 +261,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     OverflowError
         If a Python int does not fit ``dtype``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.asarray([[1, 2], [3, 4]])
     Array([[1, 2],
            [3, 4]], dtype=int64)
@@ -446,16 +346,6 @@ cdef object _real_arg(object v):
     raise TypeError(f"arange takes real numbers, got {v!r}")
 
 
-cdef object _int_arg(object value, str name):
-    """``value`` as a Python int; TypeError for a bool or a non-integer."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
-
-
 cdef bint _is_int(object x):
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -487,9 +377,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     TypeError
         If an argument is not a real number (a bool or complex included).
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.arange(5)
     Array([0, 1, 2, 3, 4], dtype=int64)
     >>> xp.arange(1, 2, 0.25)
@@ -573,9 +461,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
         If a bound is neither a Python scalar nor a 0-d array, or is complex for a real
         ``dtype``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linspace(0, 1, 5)
     Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
     >>> xp.linspace(0, 1, 4, endpoint=False)
@@ -583,7 +469,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     >>> xp.linspace(0, 10, 4, dtype=xp.int64)
     Array([ 0,  3,  6, 10], dtype=int64)
     """
-    num = _int_arg(num, "num")
+    num = integer(num, "num")
     if num < 0:
         raise ValueError(f"linspace's num must be non-negative, got {num}")
     start, c1 = scalar_like(start, "linspace's start")
@@ -641,9 +527,7 @@ def logspace(start, stop, /, num=50, *, endpoint=True, base=10.0, dtype=None,
     TypeError, ValueError
         As ``linspace`` for the exponents; TypeError if ``base`` does not fit their dtype.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.logspace(0, 3, 4)
     Array([   1.,   10.,  100., 1000.], dtype=float64)
     >>> xp.logspace(0, 3, 3, endpoint=False, base=2.0)
@@ -703,9 +587,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     Array
         A new ``(n_rows, n_cols)`` array.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.eye(2)
     Array([[1., 0.],
            [0., 1.]], dtype=float64)
@@ -713,9 +595,9 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     Array([[0, 1, 0],
            [0, 0, 1]], dtype=int64)
     """
-    n_rows = _int_arg(n_rows, "n_rows")
-    n_cols = n_rows if n_cols is None else _int_arg(n_cols, "n_cols")
-    k = _int_arg(k, "k")
+    n_rows = integer(n_rows, "n_rows")
+    n_cols = n_rows if n_cols is None else integer(n_cols, "n_cols")
+    k = integer(k, "k")
     cdef Array out = _new((n_rows, n_cols), dtype, device, True)
     k = max(-n_rows, min(n_cols, k))
     cdef int64_t r0 = max(0, -k), c0 = max(0, k)
@@ -748,25 +630,9 @@ def _triangle(x, k, bint keep_lower, str name) -> Array:
 def tril(x, /, *, k=0) -> Array:
     """The lower triangle of each matrix of ``x`` (on and below diagonal ``k``); zeros above.
 
-    Parameters
-    ----------
-    x : Array
-        An array of at least two dimensions: a stack of matrices in the last two axes.
-    k : int, optional
-        The diagonal that bounds the triangle: 0 (default) the main one, positive above it,
-        negative below it.
+    %(triangle_sections)s
 
-    Returns
-    -------
-    %(returns_new)s
-
-    Raises
-    ------
-    %(raises_few_dims)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.reshape(xp.arange(1, 10), (3, 3))
     >>> xp.tril(x)
     Array([[1, 0, 0],
@@ -783,25 +649,9 @@ def tril(x, /, *, k=0) -> Array:
 def triu(x, /, *, k=0) -> Array:
     """The upper triangle of each matrix of ``x`` (on and above diagonal ``k``); zeros below.
 
-    Parameters
-    ----------
-    x : Array
-        An array of at least two dimensions: a stack of matrices in the last two axes.
-    k : int, optional
-        The diagonal that bounds the triangle: 0 (default) the main one, positive above it,
-        negative below it.
+    %(triangle_sections)s
 
-    Returns
-    -------
-    %(returns_new)s
-
-    Raises
-    ------
-    %(raises_few_dims)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.triu(xp.reshape(xp.arange(1, 10), (3, 3)))
     Array([[1, 2, 3],
            [0, 5, 6],
@@ -832,9 +682,7 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     TypeError
         If the arrays' dtypes differ.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> gx, gy = xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([10, 20]))
     >>> gx
     Array([[1, 2, 3],
@@ -880,5 +728,15 @@ def meshgrid(*arrays, indexing="xy") -> tuple:
     return tuple(result)
 
 
-fill([arange, empty, empty_like, eye, full, full_like, linspace, ones, ones_like, tril, triu, zeros,
-     zeros_like])
+fill([arange, asarray, empty, empty_like, eye, full, full_like, linspace, logspace, meshgrid, ones,
+     ones_like, tril, triu, zeros, zeros_like],
+     triangle_sections=sections([
+         "x_stack",
+         "k : int, optional\n"
+         "    The diagonal that bounds the triangle: 0 (default) the main one, positive above\n"
+         "    it, negative below it."], "returns_new", ["raises_few_dims"]),
+     new_sections=sections(["shape", "dtype_float64", "device"], "A new C-contiguous array.", [
+         "raises_negative_size",
+         "TypeError\n    If ``dtype`` is not one of the standard's dtypes."]),
+     like_sections=sections(["like_x", "like_dtype", "like_device"], "returns_like",
+                            ["raises_not_array"]))

@@ -147,11 +147,11 @@ def finfo(type, /) -> finfo_object:
     Examples
     --------
     >>> import arrayx as xp
+    >>> xp.finfo(xp.complex128).dtype
+    dtype('float64')
     >>> f = xp.finfo(xp.float32)
     >>> f.bits, f.eps
     (32, 1.1920928955078125e-07)
-    >>> xp.finfo(xp.complex128).dtype
-    dtype('float64')
     """
     d = type.dtype if isinstance(type, Array) else _dtypes.as_dtype(type)
     if d.kind not in "fc":
@@ -178,14 +178,14 @@ def iinfo(type, /) -> iinfo_object:
     Raises
     ------
     TypeError
-        If ``type`` is not of an integer dtype.
+        If ``type`` is neither an integer dtype nor an array of one (bool is not an integer
+        dtype, as the standard has it).
 
     Examples
     --------
     >>> import arrayx as xp
-    >>> i = xp.iinfo(xp.int16)
-    >>> i.bits, i.min, i.max
-    (16, -32768, 32767)
+    >>> xp.iinfo(xp.int16).min, xp.iinfo(xp.uint8).max
+    (-32768, 255)
     """
     d = type.dtype if isinstance(type, Array) else _dtypes.as_dtype(type)
     if d.kind not in "iu":

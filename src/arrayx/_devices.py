@@ -198,10 +198,6 @@ def set_default_device(device: Device | str) -> None:
         One of ``__array_namespace_info__().devices()`` (``"cpu"`` or ``"cuda:N"``), or a
         test device.
 
-    Returns
-    -------
-    None
-
     Raises
     ------
     ValueError

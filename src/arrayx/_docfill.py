@@ -2,7 +2,9 @@
 
 A docstring names a shared block by a line of its own, ``%(name)s``, and :func:`fill` puts the
 block there at that line's indentation (as SciPy's ``doccer`` does). The blocks are numpydoc
-text: parameter entries, a ``Raises`` section, and so on. ``COMMON`` holds those of several
+text: parameter entries, a ``Raises`` section, and so on; a family of functions documented
+alike shares its sections as one block, which may name blocks in turn. ``%(examples)s`` is the
+``Examples`` heading with the import every example starts with. ``COMMON`` holds those of several
 modules; a module keeps the blocks of its own functions beside them and passes them to
 :func:`fill`.
 """
@@ -13,9 +15,13 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable
 
-__all__ = ["COMMON", "fill"]
+__all__ = ["COMMON", "fill", "sections"]
 
 COMMON = {
+    "examples": """\
+Examples
+--------
+>>> import arrayx as xp""",
     "reduce_axis": """\
 axis : int or tuple of ints, optional
     The axes to reduce; None (default) reduces all.""",
@@ -28,6 +34,12 @@ keepdims : bool, optional
     "keepdims_searched": """\
 keepdims : bool, optional
     Keep the searched axis as an axis of size one.""",
+    "reduce_any_params": """\
+Parameters
+----------
+%(x_any)s
+%(reduce_axis)s
+%(keepdims_broadcast)s""",
     "x_real": """\
 x : Array
     A real-valued array.""",
@@ -55,6 +67,13 @@ TypeError
     "x_square": """\
 x : Array
     Shape ``(..., M, M)``, floating point.""",
+    "square_parameters": """\
+Parameters
+----------
+%(x_square)s""",
+    "x_stack": """\
+x : Array
+    An array of at least two dimensions: a stack of matrices in its last two axes.""",
     "x_matrices": """\
 x : Array
     Shape ``(..., M, N)``, floating point.""",
@@ -122,7 +141,8 @@ _PLACE = re.compile(r"^(\s*)%\((\w+)\)s\s*$")
 
 
 def expand(doc: str, blocks: dict[str, str]) -> str:
-    """``doc`` with each line ``%(name)s`` replaced by ``blocks[name]``, indented as it.
+    """``doc`` with each line ``%(name)s`` replaced by ``blocks[name]`` (itself expanded),
+    indented as it.
 
     Raises
     ------
@@ -136,8 +156,8 @@ def expand(doc: str, blocks: dict[str, str]) -> str:
             out.append(line)
             continue
         indent, name = found.groups()
-        out.extend(indent + text if text else "" for text in
-                   textwrap.dedent(blocks[name]).strip("\n").split("\n"))
+        block = expand(textwrap.dedent(blocks[name]).strip("\n"), blocks)
+        out.extend(indent + text if text else "" for text in block.split("\n"))
     return "\n".join(out)
 
 
@@ -147,3 +167,23 @@ def fill(functions: Iterable[Callable], **blocks: str) -> None:
     blocks = {**COMMON, **blocks}
     for fn in functions:
         fn.__doc__ = expand(fn.__doc__, blocks)
+
+
+def sections(parameters: Iterable[str], returns: str | None = None,
+             raises: Iterable[str] = ()) -> str:
+    """A family's ``Parameters``, ``Returns`` and ``Raises`` sections, as a block.
+
+    Each parameter and each raised error is a block's name or its numpydoc text; ``returns``
+    is a block's name or the text that describes the returned array (lines unindented).
+    """
+    def entries(items: Iterable[str]) -> str:
+        return "\n".join(f"%({item})s" if item.isidentifier() else item for item in items)
+
+    text = f"Parameters\n----------\n{entries(parameters)}"
+    if returns is not None:
+        described = returns if returns.isidentifier() else None
+        body = (f"%({described})s" if described else
+                "Array\n" + textwrap.indent(returns, "    "))
+        text += f"\n\nReturns\n-------\n{body}"
+    raised = entries(raises)
+    return text + (f"\n\nRaises\n------\n{raised}" if raised else "")

@@ -28,21 +28,18 @@ _KIND_TEXT = {
     "bool": "the bool dtype",
 }
 _TRUTH = "a numeric array counts as its truth (nonzero), as in NumPy: an extension"
-# The Returns text by (arity, result); a bool op's ``same`` result is bool.
+# The Returns text by result (a bool op's ``same`` result is bool), of the result's shape and
+# the operands' own dtype, by arity.
 _RESULT_TEXT = {
-    (1, "same"): "An array of ``x``'s dtype and shape.",
-    (1, "bool"): "A bool array of ``x``'s shape.",
-    (1, "real"): "An array of ``x``'s shape; real floating for complex input (``float32`` for "
-                 "``complex64``, ``float64`` for ``complex128``), ``x``'s dtype otherwise.",
-    (1, "float"): "A floating-point array of ``x``'s shape: ``x``'s dtype for floating input, "
-                  "``float64`` for integer input.",
-    (2, "same"): "An array of the broadcast shape, with the dtype ``x1`` and ``x2`` promote to.",
-    (2, "bool"): "A bool array of the broadcast shape.",
-    (2, "real"): "An array of the broadcast shape; real floating for complex input, the promoted "
-                 "dtype otherwise.",
-    (2, "float"): "A floating-point array of the broadcast shape: the promoted dtype for "
-                  "floating input, ``float64`` for integer input.",
+    "same": "An array of {shape}, of {dtype}.",
+    "bool": "A bool array of {shape}.",
+    "real": "An array of {shape}; real floating for complex input (``float32`` for "
+            "``complex64``, ``float64`` for ``complex128``), {dtype} otherwise.",
+    "float": "A floating-point array of {shape}: {dtype} for floating input, ``float64`` for "
+             "integer input.",
 }
+_OPERANDS = {1: {"shape": "``x``'s shape", "dtype": "``x``'s dtype"},
+             2: {"shape": "the broadcast shape", "dtype": "the dtype the operands promote to"}}
 
 
 def _section(title: str, head: str, text: str) -> str:
@@ -74,7 +71,7 @@ def docstring(name: str, arity: int, kinds: str, result: str) -> str:
     sections = [description + "\n",
                 _section("Parameters", "x : Array" if arity == 1 else
                          "x1, x2 : Array or Python scalar", params),
-                _section("Returns", "Array", _RESULT_TEXT[arity, result])]
+                _section("Returns", "Array", _RESULT_TEXT[result].format(**_OPERANDS[arity]))]
     if raises:
         sections.append(_section("Raises", "TypeError", raises))
     sections.append(f"Examples\n--------\n{examples}")

@@ -82,16 +82,15 @@ def permute_dims(x, /, axes) -> Array:
 
     Returns
     -------
-    %(returns_view)s
+    Array
+        A view sharing ``x``'s memory, its axes in the order ``axes``.
 
     Raises
     ------
     ValueError
         If ``axes`` is not a permutation of the axes.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.zeros((2, 3, 4))
     >>> xp.permute_dims(x, (2, 0, 1)).shape
     (4, 2, 3)
@@ -105,8 +104,7 @@ def matrix_transpose(x, /) -> Array:
 
     Parameters
     ----------
-    x : Array
-        An array of at least two dimensions.
+    %(x_stack)s
 
     Returns
     -------
@@ -117,9 +115,7 @@ def matrix_transpose(x, /) -> Array:
     ------
     %(raises_few_dims)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.matrix_transpose(xp.asarray([[1, 2, 3], [4, 5, 6]]))
     Array([[1, 4],
            [2, 5],
@@ -149,9 +145,7 @@ def expand_dims(x, /, axis=0) -> Array:
     ValueError
         If a position repeats.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([1, 2, 3])
     >>> xp.expand_dims(x, axis=0).shape
     (1, 3)
@@ -182,9 +176,7 @@ def squeeze(x, /, axis) -> Array:
         If an axis does not have size one.
     %(raises_an_axis_range)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.squeeze(xp.zeros((1, 3, 1)), axis=(0, 2)).shape
     (3,)
     """
@@ -211,9 +203,7 @@ def flip(x, /, *, axis=None) -> Array:
     ------
     %(raises_an_axis_range)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[1, 2], [3, 4]])
     >>> xp.flip(x)
     Array([[4, 3],
@@ -251,9 +241,7 @@ def reshape(x, /, shape, *, copy=None) -> Array:
     ValueError
         If the sizes differ, or ``copy=False`` and a view cannot serve.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.arange(6)
     >>> xp.reshape(x, (2, -1))
     Array([[0, 1, 2],
@@ -344,9 +332,7 @@ def broadcast_to(x, /, shape) -> Array:
     ValueError
         If ``x``'s shape does not broadcast to ``shape``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.broadcast_to(xp.asarray([1, 2, 3]), (2, 3))
     Array([[1, 2, 3],
            [1, 2, 3]], dtype=int64)
@@ -374,9 +360,7 @@ def broadcast_shapes(*shapes) -> tuple:
     ------
     %(raises_broadcast)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.broadcast_shapes((2, 1), (1, 3))
     (2, 3)
     >>> xp.broadcast_shapes((5, 1, 4), (3, 1))
@@ -409,9 +393,7 @@ def broadcast_arrays(*arrays) -> tuple:
     ------
     %(raises_broadcast)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> a, b = xp.broadcast_arrays(xp.asarray([[1], [2]]), xp.asarray([10, 20, 30]))
     >>> a
     Array([[1, 1, 1],
@@ -459,9 +441,7 @@ def concat(arrays, /, *, axis=0) -> Array:
         If no array is given, or the shapes disagree off ``axis``.
     %(raises_promote)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> a = xp.asarray([[1, 2]])
     >>> xp.concat([a, xp.asarray([[3, 4]])])
     Array([[1, 2],
@@ -526,9 +506,7 @@ def stack(arrays, /, *, axis=0) -> Array:
         If no array is given, or the shapes differ.
     %(raises_promote)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.stack([xp.asarray([1, 2]), xp.asarray([3, 4])], axis=1)
     Array([[1, 3],
            [2, 4]], dtype=int64)
@@ -567,9 +545,7 @@ def moveaxis(x, source, destination, /) -> Array:
         If ``source`` and ``destination`` differ in length or repeat an axis.
     %(raises_an_axis_range)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.moveaxis(xp.zeros((2, 3, 4)), 0, -1).shape
     (3, 4, 2)
     """
@@ -603,9 +579,7 @@ def unstack(x, /, *, axis=0) -> tuple:
     ------
     %(raises_axis_range)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.unstack(xp.asarray([[1, 2], [3, 4]]), axis=1)
     (Array([1, 3], dtype=int64), Array([2, 4], dtype=int64))
     """
@@ -639,9 +613,7 @@ def roll(x, /, shift, *, axis=None) -> Array:
     ValueError
         If ``shift`` and ``axis`` are tuples of different lengths.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.roll(xp.asarray([1, 2, 3, 4]), 1)
     Array([4, 1, 2, 3], dtype=int64)
     >>> xp.roll(xp.asarray([[1, 2], [3, 4]]), -1, axis=1)
@@ -686,16 +658,15 @@ def tile(x, repetitions, /) -> Array:
     Returns
     -------
     Array
-        A new array.
+        A new array, ``repetitions[i]`` copies of ``x`` (so padded) along each axis ``i``, one
+        after another.
 
     Raises
     ------
     ValueError
         If a count is negative.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.tile(xp.asarray([1, 2]), (2, 2))
     Array([[1, 2, 1, 2],
            [1, 2, 1, 2]], dtype=int64)
@@ -761,9 +732,7 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     ValueError
         If a count is negative or ``repeats`` has the wrong length.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.repeat(xp.asarray([1, 2, 3]), 2)
     Array([1, 1, 2, 2, 3, 3], dtype=int64)
     >>> xp.repeat(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 2]), axis=0)
@@ -858,9 +827,7 @@ def sliding_window_view(x, window_shape, axis=None, *, writeable=False) -> Array
         If ``writeable`` is True, a window is negative or larger than its axis, or
         ``window_shape`` and ``axis`` differ in length.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> from arrayx.lib.stride_tricks import sliding_window_view
     >>> v = sliding_window_view(xp.asarray([[1, 2, 3], [4, 5, 6]]), 2, axis=1)
     >>> v.shape
@@ -897,4 +864,5 @@ def sliding_window_view(x, window_shape, axis=None, *, writeable=False) -> Array
 
 
 fill([broadcast_arrays, broadcast_shapes, broadcast_to, concat, expand_dims, flip, matrix_transpose,
-     moveaxis, permute_dims, repeat, reshape, roll, squeeze, stack, tile, unstack])
+     moveaxis, permute_dims, repeat, reshape, roll, sliding_window_view, squeeze, stack, tile,
+     unstack])

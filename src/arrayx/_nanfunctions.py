@@ -10,7 +10,7 @@ from __future__ import annotations
 from arrayx._array import Array
 from arrayx._creation import ones_like
 from arrayx._data_type_functions import astype, isdtype
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 from arrayx._elementwise import abs, isnan, logical_not, maximum, sqrt
 from arrayx._searching import argmax, argmin, where
 from arrayx._statistical import max, min, prod, sum
@@ -57,22 +57,9 @@ def nansum(x: Array, /, axis: object = None, dtype: object = None,
            keepdims: bool = False) -> Array:
     """The sum of the elements of ``x`` along ``axis``, NaNs counted as zero (an extension).
 
-    Parameters
-    ----------
-    %(x_numeric)s
-    %(reduce_axis)s
-    dtype : dtype, optional
-        The accumulator and result dtype, as :func:`arrayx.sum` takes it.
-    %(keepdims)s
+    %(nan_fold_sections)s
 
-    Returns
-    -------
-    Array
-        As :func:`arrayx.sum` returns; an all-NaN sum is 0.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nansum(xp.asarray([1.0, xp.nan, 2.0]))
     Array(3., dtype=float64)
     >>> xp.nansum(xp.asarray([[1.0, xp.nan], [xp.nan, xp.nan]]), axis=1)
@@ -86,24 +73,11 @@ def nanprod(x: Array, /, axis: object = None, dtype: object = None,
             keepdims: bool = False) -> Array:
     """The product of the elements of ``x`` along ``axis``, NaNs counted as one (an extension).
 
-    Parameters
-    ----------
-    %(x_numeric)s
-    %(reduce_axis)s
-    dtype : dtype, optional
-        The accumulator and result dtype, as :func:`arrayx.prod` takes it.
-    %(keepdims)s
+    %(nan_fold_sections)s
 
-    Returns
-    -------
-    Array
-        As :func:`arrayx.prod` returns; an all-NaN product is 1.
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> xp.nanprod(xp.asarray([2.0, xp.nan, 3.0]))
-    Array(6., dtype=float64)
+    %(examples)s
+    >>> xp.nanprod(xp.asarray([[2.0, xp.nan], [3.0, 4.0]]), axis=0)
+    Array([6., 4.], dtype=float64)
     """
     a = _array(x, "nanprod")
     return prod(_filled(a, 1), axis=axis, dtype=dtype, keepdims=keepdims)
@@ -127,9 +101,7 @@ def nanmean(x: Array, /, axis: object = None, dtype: object = None,
     Array
         The means; NaN where a slice holds only NaNs (or nothing).
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanmean(xp.asarray([1.0, xp.nan, 3.0]))
     Array(2., dtype=float64)
     >>> xp.nanmean(xp.asarray([[1.0, 2.0], [xp.nan, xp.nan]]), axis=1)
@@ -144,27 +116,9 @@ def nanvar(x: Array, /, axis: object = None, dtype: object = None, ddof: float =
            keepdims: bool = False) -> Array:
     """The variance of the non-NaN elements of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    x : Array
-        A numeric array; integers and bools are taken in float64, as NumPy does.
-    %(reduce_axis)s
-    dtype : dtype, optional
-        A floating dtype to compute in.
-    ddof : int or float, optional
-        Subtracted from the count of non-NaN elements in the divisor (NumPy's name for the
-        standard's ``correction``); default 0.
-    %(keepdims)s
+    %(nan_moment_sections)s
 
-    Returns
-    -------
-    Array
-        The variances, real-valued; NaN where the divisor is not positive (for integer input,
-        which cannot hold NaN, the divisor is clamped at zero, as ``numpy.var`` does).
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanvar(xp.asarray([1.0, xp.nan, 3.0]))
     Array(1., dtype=float64)
     >>> xp.nanvar(xp.asarray([1.0, xp.nan, 3.0]), ddof=1)
@@ -185,27 +139,11 @@ def nanstd(x: Array, /, axis: object = None, dtype: object = None, ddof: float =
            keepdims: bool = False) -> Array:
     """The standard deviation of the non-NaN elements of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    x : Array
-        A numeric array; integers and bools are taken in float64, as NumPy does.
-    %(reduce_axis)s
-    dtype : dtype, optional
-        A floating dtype to compute in.
-    ddof : int or float, optional
-        Subtracted from the count of non-NaN elements in the divisor; default 0.
-    %(keepdims)s
+    %(nan_moment_sections)s
 
-    Returns
-    -------
-    Array
-        The square root of :func:`nanvar`.
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> xp.nanstd(xp.asarray([1.0, xp.nan, 3.0]))
-    Array(1., dtype=float64)
+    %(examples)s
+    >>> xp.nanstd(xp.asarray([[1.0, xp.nan, 3.0], [2.0, 2.0, xp.nan]]), axis=1)
+    Array([1., 0.], dtype=float64)
     """
     return sqrt(nanvar(_array(x, "nanstd"), axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
 
@@ -221,24 +159,9 @@ def _nan_extreme(a: Array, fold: object, fill: float, axis: object, keepdims: bo
 def nanmax(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
     """The largest non-NaN element of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    %(x_real)s
-    %(reduce_axis)s
-    %(keepdims)s
+    %(nan_extreme_sections)s
 
-    Returns
-    -------
-    Array
-        The maxima; NaN where a slice holds only NaNs.
-
-    Raises
-    ------
-    %(raises_empty_axis)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanmax(xp.asarray([[1.0, xp.nan], [xp.nan, xp.nan]]), axis=1)
     Array([ 1., nan], dtype=float64)
     """
@@ -248,24 +171,9 @@ def nanmax(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
 def nanmin(x: Array, /, axis: object = None, keepdims: bool = False) -> Array:
     """The smallest non-NaN element of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    %(x_real)s
-    %(reduce_axis)s
-    %(keepdims)s
+    %(nan_extreme_sections)s
 
-    Returns
-    -------
-    Array
-        The minima; NaN where a slice holds only NaNs.
-
-    Raises
-    ------
-    %(raises_empty_axis)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanmin(xp.asarray([3.0, xp.nan, 2.0]))
     Array(2., dtype=float64)
     """
@@ -285,26 +193,9 @@ def _nan_arg(a: Array, fold: object, fill: float, axis: object, keepdims: bool,
 def nanargmax(x: Array, /, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the largest non-NaN element of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    %(x_real)s
-    axis : int, optional
-        The axis to search; None (default) searches the flattened array.
-    %(keepdims_searched)s
+    %(nan_search_sections)s
 
-    Returns
-    -------
-    Array
-        ``int64`` indices (of the first occurrence of a tie).
-
-    Raises
-    ------
-    ValueError
-        If a searched slice holds only NaNs, as NumPy raises.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanargmax(xp.asarray([1.0, xp.nan, 3.0, 2.0]))
     Array(2, dtype=int64)
     """
@@ -314,30 +205,43 @@ def nanargmax(x: Array, /, axis: int | None = None, keepdims: bool = False) -> A
 def nanargmin(x: Array, /, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the smallest non-NaN element of ``x`` along ``axis`` (an extension).
 
-    Parameters
-    ----------
-    %(x_real)s
-    axis : int, optional
-        The axis to search; None (default) searches the flattened array.
-    %(keepdims_searched)s
+    %(nan_search_sections)s
 
-    Returns
-    -------
-    Array
-        ``int64`` indices (of the first occurrence of a tie).
-
-    Raises
-    ------
-    ValueError
-        If a searched slice holds only NaNs, as NumPy raises.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.nanargmin(xp.asarray([[xp.nan, 1.0], [0.5, 2.0]]), axis=1)
     Array([1, 0], dtype=int64)
     """
     return _nan_arg(_array(x, "nanargmin"), argmin, float("inf"), axis, keepdims, "nanargmin")
 
 
-fill([nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar])
+fill([nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar],
+     nan_fold_sections=sections([
+         "x_numeric", "reduce_axis",
+         "dtype : dtype, optional\n"
+         "    The accumulator and result dtype, as the reduction without NaNs\n"
+         "    (:func:`arrayx.sum`, :func:`arrayx.prod`) takes it.",
+         "keepdims"],
+         "As the reduction without NaNs returns; where a slice holds only NaNs, its identity:\n"
+         "0 for a sum, 1 for a product."),
+     nan_moment_sections=sections([
+         "x : Array\n"
+         "    A numeric array; integers and bools are taken in float64, as NumPy does.",
+         "reduce_axis",
+         "dtype : dtype, optional\n    A floating dtype to compute in.",
+         "ddof : int or float, optional\n"
+         "    Subtracted from the count of non-NaN elements in the divisor (NumPy's name for\n"
+         "    the standard's ``correction``); default 0.",
+         "keepdims"],
+         "The variances (``nanvar``) or standard deviations (``nanstd``), real-valued; NaN where\n"
+         "the divisor is not positive (for integer input, which cannot hold NaN, the divisor is\n"
+         "clamped at zero, as ``numpy.var`` does)."),
+     nan_extreme_sections=sections(
+         ["x_real", "reduce_axis", "keepdims"],
+         "The extreme values; NaN where a slice holds only NaNs.", ["raises_empty_axis"]),
+     nan_search_sections=sections([
+         "x_real",
+         "axis : int, optional\n"
+         "    The axis to search; None (default) searches the flattened array.",
+         "keepdims_searched"],
+         "``int64`` indices (of the first occurrence of a tie).",
+         ["ValueError\n    If a searched slice holds only NaNs, as NumPy raises."]))

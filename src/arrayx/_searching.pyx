@@ -17,7 +17,7 @@ from arrayx._statistical import sum as _sum
 from arrayx._array import _scalar_array
 from arrayx._convert import scalar_like
 from arrayx import _dtypes, _strict
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 
 __all__ = [
     "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where",
@@ -52,9 +52,7 @@ def where(condition, x1=None, x2=None, /) -> object:
         a scalar, or the dtypes do not promote.
     %(raises_broadcast)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([1.0, -2.0, 3.0])
     >>> xp.where(x > 0, x, 0.0)
     Array([1., 0., 3.], dtype=float64)
@@ -128,28 +126,9 @@ def argmax(x, /, *, axis=None, keepdims=False) -> Array:
 
     The first occurrence wins; a NaN counts as larger than any number (the first NaN wins).
 
-    Parameters
-    ----------
-    %(x_real)s
-    axis : int, optional
-        The axis to search along; None (default) searches the flattened array.
-    %(keepdims_searched)s
+    %(search_sections)s
 
-    Returns
-    -------
-    Array
-        ``int64`` indices: 0-d for ``axis=None`` (an index into the flattened array), otherwise
-        ``x``'s shape without ``axis``.
-
-    Raises
-    ------
-    ValueError
-        If the searched axis is empty.
-    %(raises_complex)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.argmax(xp.asarray([3, 9, 2, 9]))
     Array(1, dtype=int64)
     >>> xp.argmax(xp.asarray([[1, 5], [7, 0]]), axis=1)
@@ -163,32 +142,14 @@ def argmin(x, /, *, axis=None, keepdims=False) -> Array:
 
     The first occurrence wins; a NaN counts as smaller than any number (the first NaN wins).
 
-    Parameters
-    ----------
-    %(x_real)s
-    axis : int, optional
-        The axis to search along; None (default) searches the flattened array.
-    %(keepdims_searched)s
+    %(search_sections)s
 
-    Returns
-    -------
-    Array
-        ``int64`` indices: 0-d for ``axis=None`` (an index into the flattened array), otherwise
-        ``x``'s shape without ``axis``.
-
-    Raises
-    ------
-    ValueError
-        If the searched axis is empty.
-    %(raises_complex)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> xp.argmin(xp.asarray([3, 1, 2, 1]))
-    Array(1, dtype=int64)
-    >>> xp.argmin(xp.asarray([[1, 5], [7, 0]]), axis=0)
+    %(examples)s
+    >>> x = xp.asarray([[1, 5], [7, 0]])
+    >>> xp.argmin(x, axis=0)
     Array([0, 1], dtype=int64)
+    >>> xp.argmin(x)
+    Array(3, dtype=int64)
     """
     return _argextreme(x, axis, keepdims, False, "argmin")
 
@@ -196,20 +157,14 @@ def argmin(x, /, *, axis=None, keepdims=False) -> Array:
 def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
     """How many elements are non-zero (true, for bool), along ``axis``.
 
-    Parameters
-    ----------
-    %(x_any)s
-    %(reduce_axis)s
-    %(keepdims_broadcast)s
+    %(reduce_any_params)s
 
     Returns
     -------
     Array
         ``int64`` counts.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[0, 1, 2], [0, 0, 3]])
     >>> xp.count_nonzero(x)
     Array(3, dtype=int64)
@@ -234,7 +189,7 @@ def nonzero(x, /) -> tuple:
     Parameters
     ----------
     x : Array
-        An array of at least one dimension.
+        An array of at least one dimension (a 0-d array has no index to give).
 
     Returns
     -------
@@ -246,9 +201,7 @@ def nonzero(x, /) -> tuple:
     ------
     %(raises_0d)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> rows, cols = xp.nonzero(xp.asarray([[0, 7], [8, 0]]))
     >>> rows, cols
     (Array([0, 1], dtype=int64), Array([1, 0], dtype=int64))
@@ -297,9 +250,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     ValueError
         If ``x1`` is not 1-D or ``side`` is neither "left" nor "right".
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x1 = xp.asarray([1, 2, 2, 3])
     >>> xp.searchsorted(x1, xp.asarray([2, 5]))
     Array([1, 4], dtype=int64)
@@ -334,4 +285,12 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     return out
 
 
-fill([argmax, argmin, count_nonzero, nonzero, where])
+fill([argmax, argmin, count_nonzero, nonzero, searchsorted, where],
+     search_sections=sections([
+         "x_real",
+         "axis : int, optional\n"
+         "    The axis to search along; None (default) searches the flattened array.",
+         "keepdims_searched"],
+         "``int64`` indices: 0-d for ``axis=None`` (an index into the flattened array),\n"
+         "otherwise ``x``'s shape without ``axis``.",
+         ["ValueError\n    If the searched axis is empty.", "raises_complex"]))

@@ -125,7 +125,7 @@ def unique_counts(x, /) -> UniqueCountsResult:
     Parameters
     ----------
     x : Array
-        An array of any shape (it is flattened).
+        As :func:`unique_values` takes it: flattened.
 
     Returns
     -------
@@ -180,7 +180,8 @@ def unique_all(x, /) -> UniqueAllResult:
     Parameters
     ----------
     x : Array
-        An array of any shape.
+        An array of any shape: ``indices`` index it flattened, ``inverse_indices`` take its
+        shape.
 
     Returns
     -------

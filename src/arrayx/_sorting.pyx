@@ -49,9 +49,7 @@ def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     %(raises_axis_range)s
     %(raises_0d)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.sort(xp.asarray([3.0, xp.nan, 1.0, 2.0]))
     Array([ 1.,  2.,  3., nan], dtype=float64)
     >>> xp.sort(xp.asarray([[3, 1], [2, 4]]), axis=0, descending=True)
@@ -73,15 +71,9 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
     Parameters
     ----------
-    x : Array
-        The array to sort (not 0-d).
-    axis : int, optional
-        The axis to sort along; default -1, the last.
-    descending : bool, optional
-        Largest first (default False); with ``stable``, equal elements still keep their order.
-    stable : bool, optional
-        Keep equal elements in their original order (default True); False allows an unstable
-        sort.
+    x, axis, descending, stable
+        As :func:`sort` takes them; with ``stable``, equal elements keep their order descending
+        too.
 
     Returns
     -------
@@ -94,9 +86,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     %(raises_axis_range)s
     %(raises_0d)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.argsort(xp.asarray([30, 10, 20, 10]))
     Array([1, 3, 2, 0], dtype=int64)
     >>> xp.argsort(xp.asarray([30, 10, 20, 10]), descending=True)

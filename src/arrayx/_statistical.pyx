@@ -9,7 +9,7 @@ from arrayx._kernels.dtype_codes cimport (
 from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY
 
 from arrayx._elementwise import divide, sqrt
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 
 __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
@@ -64,9 +64,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Array
         The sums; 0-d when every axis is reduced. An empty sum is 0.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[1, 2], [3, 4]], dtype=xp.int8)
     >>> xp.sum(x)
     Array(10, dtype=int64)
@@ -97,9 +95,7 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Array
         The products; an empty product is 1.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.prod(xp.asarray([1, 2, 3, 4]))
     Array(24, dtype=int64)
     >>> xp.prod(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=1)
@@ -126,26 +122,9 @@ def max(x, /, *, axis=None, keepdims=False) -> Array:
 
     A NaN anywhere in a reduced run makes its result NaN.
 
-    Parameters
-    ----------
-    %(x_real)s
-    %(reduce_axis)s
-    %(keepdims_broadcast)s
+    %(extreme_sections)s
 
-    Returns
-    -------
-    Array
-        An array of ``x``'s dtype.
-
-    Raises
-    ------
-    ValueError
-        If a reduced axis is empty (the maximum of nothing has no value).
-    %(raises_complex)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[1.0, 5.0], [7.0, 2.0]])
     >>> xp.max(x)
     Array(7., dtype=float64)
@@ -160,25 +139,9 @@ def min(x, /, *, axis=None, keepdims=False) -> Array:
 
     A NaN anywhere in a reduced run makes its result NaN.
 
-    Parameters
-    ----------
-    %(x_real)s
-    %(reduce_axis)s
-    %(keepdims_broadcast)s
+    %(extreme_sections)s
 
-    Returns
-    -------
-    Array
-        An array of ``x``'s dtype.
-
-    Raises
-    ------
-    %(raises_empty_axis)s
-    %(raises_complex)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[1.0, 5.0], [7.0, xp.nan]])
     >>> xp.min(x, axis=1)
     Array([ 1., nan], dtype=float64)
@@ -213,14 +176,11 @@ def mean(x, /, *, axis=None, keepdims=False) -> Array:
     TypeError
         If ``x`` is not floating point (convert integers with ``astype`` first).
 
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> x = xp.asarray([[1.0, 2.0], [3.0, 6.0]])
-    >>> xp.mean(x)
-    Array(3., dtype=float64)
-    >>> xp.mean(x, axis=1)
+    %(examples)s
+    >>> xp.mean(xp.asarray([[1.0, 2.0], [3.0, 6.0]]), axis=1)
     Array([1.5, 4.5], dtype=float64)
+    >>> xp.mean(xp.asarray([1.0, 2.0, 3.0, 6.0]))
+    Array(3., dtype=float64)
     """
     cdef Array a = as_array(x, "mean")
     if a._code < DT_FLOAT32:
@@ -236,29 +196,9 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     Computed in two passes (the mean, then a fused sum of squared deviations) without a
     full-size temporary.
 
-    Parameters
-    ----------
-    x : Array
-        A real floating-point array.
-    %(reduce_axis)s
-    correction : int or float, optional
-        Subtracted from the number of elements in the divisor: 0 (default) gives the population
-        variance, 1 the sample variance.
-    %(keepdims)s
+    %(spread_sections)s
 
-    Returns
-    -------
-    Array
-        An array of ``x``'s dtype; NaN where the divisor is not positive.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not of a real floating dtype.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([1.0, 2.0, 3.0, 4.0])
     >>> xp.var(x)
     Array(1.25, dtype=float64)
@@ -284,29 +224,9 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
 def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     """The standard deviation of the elements of ``x``, along ``axis``: the square root of ``var``.
 
-    Parameters
-    ----------
-    x : Array
-        A real floating-point array.
-    %(reduce_axis)s
-    correction : int or float, optional
-        Subtracted from the number of elements in the divisor: 0 (default) for the population,
-        1 for the sample standard deviation.
-    %(keepdims)s
+    %(spread_sections)s
 
-    Returns
-    -------
-    Array
-        An array of ``x``'s dtype; NaN where the divisor is not positive.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not of a real floating dtype.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.std(xp.asarray([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]))
     Array(2., dtype=float64)
     """
@@ -333,28 +253,9 @@ cdef Array _scan(int op, object x, object axis, object dtype, bint include_initi
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
     """The running sum of the elements of ``x`` along ``axis``.
 
-    Parameters
-    ----------
-    %(x_numeric)s
-    axis : int, optional
-        The axis to accumulate along; required when ``x`` has more than one dimension.
-    %(sum_dtype)s
-    include_initial : bool, optional
-        Start with a zero, making the axis one longer (default False).
+    %(scan_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s shape (one longer along ``axis`` with ``include_initial``).
-
-    Raises
-    ------
-    ValueError
-        If ``x`` has more than one dimension and no ``axis`` is given.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.cumulative_sum(xp.asarray([1, 2, 3, 4]))
     Array([ 1,  3,  6, 10], dtype=int64)
     >>> xp.cumulative_sum(xp.asarray([[1, 2], [3, 4]]), axis=1, include_initial=True)
@@ -369,28 +270,9 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
     """The running product of the elements of ``x`` along ``axis``.
 
-    Parameters
-    ----------
-    %(x_numeric)s
-    axis : int, optional
-        The axis to accumulate along; required when ``x`` has more than one dimension.
-    %(sum_dtype)s
-    include_initial : bool, optional
-        Start with a one, making the axis one longer (default False).
+    %(scan_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s shape (one longer along ``axis`` with ``include_initial``).
-
-    Raises
-    ------
-    ValueError
-        If ``x`` has more than one dimension and no ``axis`` is given.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.cumulative_prod(xp.asarray([1, 2, 3, 4]))
     Array([ 1,  2,  6, 24], dtype=int64)
     >>> xp.cumulative_prod(xp.asarray([2.0, 3.0]), include_initial=True)
@@ -399,4 +281,27 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     return _scan(OP_MULTIPLY, x, axis, dtype, include_initial, 1, "cumulative_prod")
 
 
-fill([cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var])
+fill([cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var],
+     spread_sections=sections([
+         "x : Array\n    A real floating-point array.",
+         "reduce_axis",
+         "correction : int or float, optional\n"
+         "    Subtracted from the number of elements in the divisor: 0 (default) for the\n"
+         "    population's, 1 for the sample's variance or standard deviation.",
+         "keepdims"],
+         "An array of ``x``'s dtype; NaN where the divisor is not positive.",
+         ["TypeError\n    If ``x`` is not of a real floating dtype."]),
+     extreme_sections=sections(
+         ["x_real", "reduce_axis", "keepdims_broadcast"], "An array of ``x``'s dtype.",
+         ["ValueError\n    If a reduced axis is empty (the extreme of nothing has no value).",
+          "raises_complex"]),
+     scan_sections=sections([
+         "x_numeric",
+         "axis : int, optional\n"
+         "    The axis to accumulate along; required when ``x`` has more than one dimension.",
+         "sum_dtype",
+         "include_initial : bool, optional\n"
+         "    Start with the operation's identity (0 for a sum, 1 for a product), making the\n"
+         "    axis one longer (default False)."],
+         "``x``'s shape (one longer along ``axis`` with ``include_initial``).",
+         ["ValueError\n    If ``x`` has more than one dimension and no ``axis`` is given."]))

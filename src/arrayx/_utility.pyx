@@ -8,7 +8,7 @@ from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN
 
 from arrayx._array import apply_binary
 from arrayx._manipulation import concat
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 
 
 __all__ = ["all", "any", "diff"]
@@ -29,24 +29,14 @@ cdef Array _logical_reduce(int op, object x, object axis, bint keepdims, str nam
 
 
 def all(x, /, *, axis=None, keepdims=False) -> Array:
-    """Whether every element of ``x`` is true (non-zero), along ``axis``.
+    """Whether every element of ``x`` is true (non-zero), along ``axis``; True where nothing is
+    reduced.
 
     NaN counts as true, as it is non-zero.
 
-    Parameters
-    ----------
-    %(x_any)s
-    %(reduce_axis)s
-    %(keepdims_broadcast)s
+    %(truth_sections)s
 
-    Returns
-    -------
-    Array
-        A bool array; an empty reduction is True.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[True, False], [True, True]])
     >>> xp.all(x)
     Array(False, dtype=bool)
@@ -57,27 +47,16 @@ def all(x, /, *, axis=None, keepdims=False) -> Array:
 
 
 def any(x, /, *, axis=None, keepdims=False) -> Array:
-    """Whether any element of ``x`` is true (non-zero), along ``axis``.
+    """Whether any element of ``x`` is true (non-zero), along ``axis``; False where nothing is
+    reduced.
 
-    Parameters
-    ----------
-    %(x_any)s
-    %(reduce_axis)s
-    %(keepdims_broadcast)s
+    %(truth_sections)s
 
-    Returns
-    -------
-    Array
-        A bool array; an empty reduction is False.
-
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> x = xp.asarray([[0, 0], [0, 3]])
-    >>> xp.any(x)
-    Array(True, dtype=bool)
-    >>> xp.any(x, axis=1)
+    %(examples)s
+    >>> xp.any(xp.asarray([[0, 0], [0, 3]]), axis=1)
     Array([False,  True], dtype=bool)
+    >>> xp.any(xp.zeros(0))
+    Array(False, dtype=bool)
     """
     return _logical_reduce(FOLD_MAX, x, axis, keepdims, "any")
 
@@ -113,9 +92,7 @@ def diff(x, /, n=1, axis=-1, *, prepend=None, append=None) -> Array:
     ValueError
         If ``x`` is 0-d or ``n`` is negative.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([1, 4, 9, 16])
     >>> xp.diff(x)
     Array([3, 5, 7], dtype=int64)
@@ -155,4 +132,5 @@ def diff(x, /, n=1, axis=-1, *, prepend=None, append=None) -> Array:
     return a
 
 
-fill([all, any])
+fill([all, any, diff],
+     truth_sections=sections(["x_any", "reduce_axis", "keepdims_broadcast"], "A bool array."))

@@ -1,7 +1,9 @@
 """Operations declared as data: the one declaration both code generators read.
 
-Elementwise ops (``UNARY``, ``BINARY``): each entry is ``(name, kinds, result, expression)``:
+Elementwise ops (``ELEMENTWISE``, read as ``UNARY`` and ``BINARY``): each entry is
+``(name, arity, kinds, result, expression)``:
 
+- ``arity``: 1 or 2, the number of operands;
 - ``kinds``: the dtype kinds the op accepts (names of ``KIND_BITS``);
 - ``result``: ``same`` (the input dtype), ``bool``, ``real`` (a complex input's component
   dtype, otherwise the input dtype), or ``float`` (the input dtype, integer and bool inputs
@@ -37,78 +39,84 @@ KIND_BITS = {
     "all": "K_ALL",
 }
 
-UNARY = [
-    ("abs", "numeric", "real", "ax::absolute(a)"),
-    ("acos", "numeric", "float", "ax::acos_(a)"),
-    ("acosh", "numeric", "float", "ax::acosh_(a)"),
-    ("asin", "numeric", "float", "ax::asin_(a)"),
-    ("asinh", "numeric", "float", "ax::asinh_(a)"),
-    ("atan", "numeric", "float", "ax::atan_(a)"),
-    ("atanh", "numeric", "float", "ax::atanh_(a)"),
-    ("bitwise_invert", "integer_or_bool", "same", "ax::invert(a)"),
-    ("ceil", "real", "same", "ax::ceil_(a)"),
-    ("conj", "numeric", "same", "ax::conjugate(a)"),
-    ("cos", "numeric", "float", "ax::cos_(a)"),
-    ("cosh", "numeric", "float", "ax::cosh_(a)"),
-    ("exp", "numeric", "float", "ax::exp_(a)"),
-    ("expm1", "numeric", "float", "ax::expm1_(a)"),
-    ("floor", "real", "same", "ax::floor_(a)"),
-    ("imag", "numeric", "real", "ax::imag_part(a)"),
-    ("isfinite", "numeric", "bool", "ax::is_finite(a)"),
-    ("isinf", "numeric", "bool", "ax::is_inf(a)"),
-    ("isnan", "numeric", "bool", "ax::is_nan(a)"),
-    ("log", "numeric", "float", "ax::log_(a)"),
-    ("log1p", "numeric", "float", "ax::log1p_(a)"),
-    ("log2", "numeric", "float", "ax::log2_(a)"),
-    ("log10", "numeric", "float", "ax::log10_(a)"),
-    ("logical_not", "bool", "same", "!a"),
-    ("negative", "numeric", "same", "ax::neg(a)"),
-    ("positive", "numeric", "same", "a"),
-    ("real", "numeric", "real", "ax::real_part(a)"),
-    ("reciprocal", "numeric", "float", "ax::reciprocal_(a)"),
-    ("round", "numeric", "same", "ax::round_(a)"),
-    ("sign", "numeric", "same", "ax::sign_(a)"),
-    ("signbit", "real_float", "bool", "std::signbit(a)"),
-    ("sin", "numeric", "float", "ax::sin_(a)"),
-    ("sinh", "numeric", "float", "ax::sinh_(a)"),
-    ("sqrt", "numeric", "float", "ax::sqrt_(a)"),
-    ("square", "numeric", "same", "ax::mul_(a, a)"),
-    ("tan", "numeric", "float", "ax::tan_(a)"),
-    ("tanh", "numeric", "float", "ax::tanh_(a)"),
-    ("trunc", "real", "same", "ax::trunc_(a)"),
-]
-
-BINARY = [
+ELEMENTWISE = [
+    # One operand.
+    ("abs", 1, "numeric", "real", "ax::absolute(a)"),
+    ("acos", 1, "numeric", "float", "ax::acos_(a)"),
+    ("acosh", 1, "numeric", "float", "ax::acosh_(a)"),
+    ("asin", 1, "numeric", "float", "ax::asin_(a)"),
+    ("asinh", 1, "numeric", "float", "ax::asinh_(a)"),
+    ("atan", 1, "numeric", "float", "ax::atan_(a)"),
+    ("atanh", 1, "numeric", "float", "ax::atanh_(a)"),
+    ("bitwise_invert", 1, "integer_or_bool", "same", "ax::invert(a)"),
+    ("ceil", 1, "real", "same", "ax::ceil_(a)"),
+    ("conj", 1, "numeric", "same", "ax::conjugate(a)"),
+    ("cos", 1, "numeric", "float", "ax::cos_(a)"),
+    ("cosh", 1, "numeric", "float", "ax::cosh_(a)"),
+    ("exp", 1, "numeric", "float", "ax::exp_(a)"),
+    ("expm1", 1, "numeric", "float", "ax::expm1_(a)"),
+    ("floor", 1, "real", "same", "ax::floor_(a)"),
+    ("imag", 1, "numeric", "real", "ax::imag_part(a)"),
+    ("isfinite", 1, "numeric", "bool", "ax::is_finite(a)"),
+    ("isinf", 1, "numeric", "bool", "ax::is_inf(a)"),
+    ("isnan", 1, "numeric", "bool", "ax::is_nan(a)"),
+    ("log", 1, "numeric", "float", "ax::log_(a)"),
+    ("log1p", 1, "numeric", "float", "ax::log1p_(a)"),
+    ("log2", 1, "numeric", "float", "ax::log2_(a)"),
+    ("log10", 1, "numeric", "float", "ax::log10_(a)"),
+    ("logical_not", 1, "bool", "same", "!a"),
+    ("negative", 1, "numeric", "same", "ax::neg(a)"),
+    ("positive", 1, "numeric", "same", "a"),
+    ("real", 1, "numeric", "real", "ax::real_part(a)"),
+    ("reciprocal", 1, "numeric", "float", "ax::reciprocal_(a)"),
+    ("round", 1, "numeric", "same", "ax::round_(a)"),
+    ("sign", 1, "numeric", "same", "ax::sign_(a)"),
+    ("signbit", 1, "real_float", "bool", "std::signbit(a)"),
+    ("sin", 1, "numeric", "float", "ax::sin_(a)"),
+    ("sinh", 1, "numeric", "float", "ax::sinh_(a)"),
+    ("sqrt", 1, "numeric", "float", "ax::sqrt_(a)"),
+    ("square", 1, "numeric", "same", "ax::mul_(a, a)"),
+    ("tan", 1, "numeric", "float", "ax::tan_(a)"),
+    ("tanh", 1, "numeric", "float", "ax::tanh_(a)"),
+    ("trunc", 1, "real", "same", "ax::trunc_(a)"),
+    # Two operands.
     # add and multiply of two bools are NumPy's logical or and and (bool8 results stay 0 or 1).
-    ("add", "all", "same", "ax::add_(a, b)"),
-    ("atan2", "real", "float", "ax::atan2_(a, b)"),
-    ("bitwise_and", "integer_or_bool", "same", "ax::bit_and(a, b)"),
-    ("bitwise_left_shift", "integer", "same", "ax::lshift(a, b)"),
-    ("bitwise_or", "integer_or_bool", "same", "ax::bit_or(a, b)"),
-    ("bitwise_right_shift", "integer", "same", "ax::rshift(a, b)"),
-    ("bitwise_xor", "integer_or_bool", "same", "ax::bit_xor(a, b)"),
-    ("copysign", "real", "float", "std::copysign(a, b)"),
-    ("divide", "numeric", "float", "a / b"),
-    ("equal", "all", "bool", "a == b"),
-    ("floor_divide", "real", "same", "ax::floor_div(a, b)"),
-    ("greater", "real", "bool", "a > b"),
-    ("greater_equal", "real", "bool", "a >= b"),
-    ("hypot", "real", "float", "ax::hypot_(a, b)"),
-    ("less", "real", "bool", "a < b"),
-    ("less_equal", "real", "bool", "a <= b"),
-    ("logaddexp", "real", "float", "ax::logaddexp_(a, b)"),
-    ("logical_and", "bool", "same", "a && b"),
-    ("logical_or", "bool", "same", "a || b"),
-    ("logical_xor", "bool", "same", "a != b"),
-    ("maximum", "real", "same", "ax::maximum_(a, b)"),
-    ("minimum", "real", "same", "ax::minimum_(a, b)"),
-    ("multiply", "all", "same", "ax::mul_(a, b)"),
-    ("nextafter", "real", "float", "std::nextafter(a, b)"),
-    ("not_equal", "all", "bool", "a != b"),
-    ("pow", "numeric", "same", "ax::power(a, b)"),
-    ("remainder", "real", "same", "ax::remainder_(a, b)"),
-    ("subtract", "numeric", "same", "ax::sub_(a, b)"),
+    ("add", 2, "all", "same", "ax::add_(a, b)"),
+    ("atan2", 2, "real", "float", "ax::atan2_(a, b)"),
+    ("bitwise_and", 2, "integer_or_bool", "same", "ax::bit_and(a, b)"),
+    ("bitwise_left_shift", 2, "integer", "same", "ax::lshift(a, b)"),
+    ("bitwise_or", 2, "integer_or_bool", "same", "ax::bit_or(a, b)"),
+    ("bitwise_right_shift", 2, "integer", "same", "ax::rshift(a, b)"),
+    ("bitwise_xor", 2, "integer_or_bool", "same", "ax::bit_xor(a, b)"),
+    ("copysign", 2, "real", "float", "std::copysign(a, b)"),
+    ("divide", 2, "numeric", "float", "a / b"),
+    ("equal", 2, "all", "bool", "a == b"),
+    ("floor_divide", 2, "real", "same", "ax::floor_div(a, b)"),
+    ("greater", 2, "real", "bool", "a > b"),
+    ("greater_equal", 2, "real", "bool", "a >= b"),
+    ("hypot", 2, "real", "float", "ax::hypot_(a, b)"),
+    ("less", 2, "real", "bool", "a < b"),
+    ("less_equal", 2, "real", "bool", "a <= b"),
+    ("logaddexp", 2, "real", "float", "ax::logaddexp_(a, b)"),
+    ("logical_and", 2, "bool", "same", "a && b"),
+    ("logical_or", 2, "bool", "same", "a || b"),
+    ("logical_xor", 2, "bool", "same", "a != b"),
+    ("maximum", 2, "real", "same", "ax::maximum_(a, b)"),
+    ("minimum", 2, "real", "same", "ax::minimum_(a, b)"),
+    ("multiply", 2, "all", "same", "ax::mul_(a, b)"),
+    ("nextafter", 2, "real", "float", "std::nextafter(a, b)"),
+    ("not_equal", 2, "all", "bool", "a != b"),
+    ("pow", 2, "numeric", "same", "ax::power(a, b)"),
+    ("remainder", 2, "real", "same", "ax::remainder_(a, b)"),
+    ("subtract", 2, "numeric", "same", "ax::sub_(a, b)"),
 ]
+"""The elementwise ops: ``(name, arity, kinds, result, expression)``, each arity in op-id order."""
+UNARY = [(name, *rest) for name, arity, *rest in ELEMENTWISE if arity == 1]
+"""The elementwise ops of one operand, ``(name, kinds, result, expression)``, in op-id order."""
+BINARY = [(name, *rest) for name, arity, *rest in ELEMENTWISE if arity == 2]
+"""The elementwise ops of two operands, as ``UNARY``."""
+ELEMENTWISE_NAMES = tuple(name for name, *_ in UNARY + BINARY)
+"""The names of the elementwise ops, unary then binary: each a public function of the namespace."""
 
 # Folds, in FoldOp order. Over bool, max is "any" and min is "all".
 REDUCE = [
@@ -161,9 +169,6 @@ COST = {
     **dict.fromkeys(("tan", "atan", "asin", "acos", "asinh", "acosh", "atanh", "atan2",
                      "pow"), 16),
 }
-
-# The names of the elementwise ops, unary then binary: each a public function of the namespace.
-ELEMENTWISE_NAMES = tuple(name for name, *_ in UNARY + BINARY)
 
 # The array object's Python operators, each calling one op of the tables above: ``(stem, op,
 # form)`` for the method ``__<stem>__``. A ``binary`` operator also has its reflected

@@ -137,10 +137,6 @@ def set_strict_flags(*, strict: bool | None = None, boolean_indexing: bool | Non
         ``unique_*``, one-argument ``where``, ``repeat`` with an array of counts), by any
         route (NumPy's protocols too), and boolean indexing.
 
-    Returns
-    -------
-    None
-
     Examples
     --------
     >>> import arrayx as xp
@@ -184,10 +180,6 @@ def get_strict_flags() -> dict[str, bool]:
 
 def reset_strict_flags() -> None:
     """Turn strict mode off and allow boolean indexing and data-dependent shapes again.
-
-    Returns
-    -------
-    None
 
     Examples
     --------

@@ -133,10 +133,8 @@ def jacfwd(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
 
     Parameters
     ----------
-    f : callable
-        A function of arrays returning an array (or a tuple, list or dict of them).
-    argnums : int or sequence of int, optional
-        The positional arguments to differentiate with respect to.
+    f, argnums
+        As :func:`jacobian` takes them.
 
     Returns
     -------

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from arrayx._array import Array
 from arrayx._creation import arange, empty, empty_like
 from arrayx._data_type_functions import astype, isdtype
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 from arrayx._dtypes import as_dtype, float64, int64
 
 __all__ = ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
@@ -34,32 +34,9 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: object = None, device: object =
 
     For even ``n``: ``[0, 1, ..., n//2 - 1, -n//2, ..., -1] / (n * d)``.
 
-    Parameters
-    ----------
-    n : int
-        The window length; at least 1.
-    d : float, optional
-        The sample spacing (default 1.0); not zero.
-    dtype : dtype, optional
-        A real floating dtype; default ``float64``.
-    device : Device or str, optional
-        Where the result lives; default the default device.
+    %(frequency_sections)s
 
-    Returns
-    -------
-    Array
-        Shape ``(n,)``.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is less than 1 or ``d`` is zero.
-    TypeError
-        If ``n`` is not an int or ``dtype`` is not real floating.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.fftfreq(4)
     Array([ 0.  ,  0.25, -0.5 , -0.25], dtype=float64)
     >>> xp.fft.fftfreq(5, d=0.5)
@@ -78,32 +55,9 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: object = None, device: object 
 
     ``[0, 1, ..., n // 2] / (n * d)``.
 
-    Parameters
-    ----------
-    n : int
-        The window length; at least 1.
-    d : float, optional
-        The sample spacing (default 1.0); not zero.
-    dtype : dtype, optional
-        A real floating dtype; default ``float64``.
-    device : Device or str, optional
-        Where the result lives; default the default device.
+    %(frequency_sections)s
 
-    Returns
-    -------
-    Array
-        Shape ``(n // 2 + 1,)``.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is less than 1 or ``d`` is zero.
-    TypeError
-        If ``n`` is not an int or ``dtype`` is not real floating.
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.rfftfreq(4)
     Array([0.  , 0.25, 0.5 ], dtype=float64)
     """
@@ -143,20 +97,9 @@ def _roll_halves(x: object, axes: int | Sequence[int] | None, inverse: bool,
 def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """``x`` with the zero-frequency term moved to the centre of each of ``axes``.
 
-    Parameters
-    ----------
-    x : Array
-        The array to shift.
-    axes : int or sequence of ints, optional
-        The axes to shift; default every axis.
+    %(shift_sections)s
 
-    Returns
-    -------
-    %(returns_new)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.fftshift(xp.fft.fftfreq(5))
     Array([-0.4, -0.2,  0. ,  0.2,  0.4], dtype=float64)
     """
@@ -168,24 +111,26 @@ def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
 
     The two differ for odd lengths.
 
-    Parameters
-    ----------
-    x : Array
-        The array to shift.
-    axes : int or sequence of ints, optional
-        The axes to shift; default every axis.
+    %(shift_sections)s
 
-    Returns
-    -------
-    %(returns_new)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.ifftshift(xp.fft.fftshift(xp.fft.fftfreq(5)))
     Array([ 0. ,  0.2,  0.4, -0.4, -0.2], dtype=float64)
     """
     return _roll_halves(x, axes, True, "ifftshift")
 
 
-fill([fftshift, ifftshift])
+fill([fftfreq, fftshift, ifftshift, rfftfreq],
+     shift_sections=sections([
+         "x : Array\n    The array to shift.",
+         "axes : int or sequence of ints, optional\n    The axes to shift; default every axis."],
+         "returns_new"),
+     frequency_sections=sections([
+         "n : int\n    The window length; at least 1.",
+         "d : float, optional\n    The sample spacing (default 1.0); not zero.",
+         "dtype : dtype, optional\n    A real floating dtype; default ``float64``.",
+         "device : Device or str, optional\n"
+         "    Where the result lives; default the default device."],
+         "The frequencies, ``n`` (``fftfreq``) or ``n // 2 + 1`` (``rfftfreq``) of them.", [
+         "ValueError\n    If ``n`` is less than 1 or ``d`` is zero.",
+         "TypeError\n    If ``n`` is not an int or ``dtype`` is not real floating."]))

@@ -16,7 +16,7 @@ from arrayx._array import Array, on_host_device
 from arrayx._creation import asarray
 from arrayx._data_type_functions import astype, isdtype
 from arrayx._devices import CPU, backend, register_host
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 from arrayx._dtypes import complex64, complex128, float32
 from arrayx.fft import _four_step
 
@@ -117,6 +117,8 @@ axis : int, optional
     "s_axes": """\
 s : sequence of ints, optional
     The transform length along each of ``axes`` (crop or zero-pad).
+%(axes)s""",
+    "axes": """\
 axes : sequence of ints, optional
     The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.""",
     "norm": """\
@@ -150,23 +152,9 @@ x : Array
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     """The one-dimensional discrete Fourier transform along ``axis``.
 
-    Parameters
-    ----------
-    %(x)s
-    %(n)s
-    %(axis)s
-    %(norm)s
+    %(one_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s complex dtype (``complex64`` for ``float32`` input); ``axis`` of length ``n``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.fft(xp.asarray([1.0, 0.0, 0.0, 0.0]))
     Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
     >>> xp.fft.fft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
@@ -178,23 +166,9 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backw
 def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     """The one-dimensional inverse discrete Fourier transform along ``axis``.
 
-    Parameters
-    ----------
-    %(x)s
-    %(n)s
-    %(axis)s
-    %(norm)s
+    %(one_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s complex dtype; ``axis`` of length ``n``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.ifft(xp.asarray([4.0, 0.0, 0.0, 0.0]))
     Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
     """
@@ -205,22 +179,9 @@ def fftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | N
          norm: str = "backward") -> Array:
     """The n-dimensional discrete Fourier transform over ``axes``.
 
-    Parameters
-    ----------
-    %(x)s
-    %(s_axes)s
-    %(norm)s
+    %(many_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s complex dtype; each transformed axis of its length in ``s``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.fftn(xp.ones((2, 2)))
     Array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]], dtype=complex128)
@@ -232,22 +193,9 @@ def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
           norm: str = "backward") -> Array:
     """The n-dimensional inverse discrete Fourier transform over ``axes``.
 
-    Parameters
-    ----------
-    %(x)s
-    %(s_axes)s
-    %(norm)s
+    %(many_sections)s
 
-    Returns
-    -------
-    Array
-        ``x``'s complex dtype; each transformed axis of its length in ``s``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.ifftn(xp.asarray([[4.0, 0.0], [0.0, 0.0]]))
     Array([[1.+0.j, 1.+0.j],
            [1.+0.j, 1.+0.j]], dtype=complex128)
@@ -258,24 +206,9 @@ def ifftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
 def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     """The one-dimensional discrete Fourier transform of real input: the non-negative frequencies.
 
-    Parameters
-    ----------
-    %(x_real)s
-    n : int, optional
-        The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
-    %(axis)s
-    %(norm)s
+    %(real_input_sections)s
 
-    Returns
-    -------
-    Array
-        Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
-
-    %(raises_real)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.rfft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
     Array([4.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
@@ -290,22 +223,9 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     ----------
     x : Array
         A floating-point array of the non-negative frequency terms.
-    n : int, optional
-        The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
-        points.
-    %(axis)s
-    %(norm)s
+    %(real_output_sections)s
 
-    Returns
-    -------
-    Array
-        Real of ``x``'s precision; ``axis`` of length ``n``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.irfft(xp.asarray([4.0 + 0j, 0j, 0j]))
     Array([1., 1., 1., 1.], dtype=float64)
     """
@@ -323,8 +243,7 @@ def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
     %(x_real)s
     s : sequence of ints, optional
         The number of input points used along each of ``axes`` (crop or zero-pad).
-    axes : sequence of ints, optional
-        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    %(axes)s
     %(norm)s
 
     Returns
@@ -334,9 +253,7 @@ def rfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | 
 
     %(raises_real)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.rfftn(xp.ones((2, 4)))
     Array([[8.+0.j, 0.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j, 0.+0.j]], dtype=complex128)
@@ -354,8 +271,7 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
         A floating-point array of the transform's terms.
     s : sequence of ints, optional
         The output length along each of ``axes``; the last defaults to ``2 * (m - 1)``.
-    axes : sequence of ints, optional
-        The axes to transform; default every axis, or the last ``len(s)`` when ``s`` is given.
+    %(axes)s
     %(norm)s
 
     Returns
@@ -365,9 +281,7 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
 
     %(raises)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.irfftn(xp.asarray([[8.0 + 0j, 0j, 0j], [0j, 0j, 0j]]))
     Array([[1., 1., 1., 1.],
            [1., 1., 1., 1.]], dtype=float64)
@@ -382,22 +296,9 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: str = "back
     ----------
     x : Array
         A floating-point array: the first half of a signal with Hermitian symmetry.
-    n : int, optional
-        The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
-        points.
-    %(axis)s
-    %(norm)s
+    %(real_output_sections)s
 
-    Returns
-    -------
-    Array
-        Real of ``x``'s precision; ``axis`` of length ``n``.
-
-    %(raises)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.fft.hfft(xp.asarray([1.0 + 0j, 0j, 0j]))
     Array([1., 1., 1., 1.], dtype=float64)
     """
@@ -408,24 +309,9 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
           norm: str = "backward") -> Array:
     """The inverse of ``hfft`` for real input: the first half of a Hermitian-symmetric signal.
 
-    Parameters
-    ----------
-    %(x_real)s
-    n : int, optional
-        The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.
-    %(axis)s
-    %(norm)s
+    %(real_input_sections)s
 
-    Returns
-    -------
-    Array
-        Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``.
-
-    %(raises_real)s
-
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> r = xp.fft.ihfft(xp.asarray([1.0, 1.0, 1.0, 1.0]))
     >>> r.dtype, xp.real(r)
     (dtype('complex128'), Array([1., 0., 0.], dtype=float64))
@@ -433,4 +319,31 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     return _one("ihfft", True, x, n, axis, norm)
 
 
-fill([fft, fftn, hfft, ifft, ifftn, ihfft, irfft, irfftn, rfft, rfftn], **_BLOCKS)
+fill([fft, fftn, hfft, ifft, ifftn, ihfft, irfft, irfftn, rfft, rfftn], **_BLOCKS,
+     one_sections=sections(
+         ["x", "n", "axis", "norm"],
+         "``x``'s complex dtype (``complex64`` for ``float32`` input); ``axis`` of length ``n``."
+     ) + "\n\n%(raises)s",
+     many_sections=sections(
+         ["x", "s_axes", "norm"],
+         "``x``'s complex dtype; each transformed axis of its length in ``s``."
+     ) + "\n\n%(raises)s",
+     real_input_sections=sections([
+         "x_real",
+         "n : int, optional\n"
+         "    The number of input points used (cropped or zero-padded); default ``x.shape[axis]``.",
+         "axis", "norm"], "Complex of ``x``'s precision; ``axis`` of length ``n // 2 + 1``."
+     ) + "\n\n%(raises_real)s",
+     real_output_sections="""\
+n : int, optional
+    The length of the output along ``axis``; default ``2 * (m - 1)`` for ``m`` input
+    points.
+%(axis)s
+%(norm)s
+
+Returns
+-------
+Array
+    Real of ``x``'s precision; ``axis`` of length ``n``.
+
+%(raises)s""")

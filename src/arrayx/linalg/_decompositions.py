@@ -16,7 +16,7 @@ from typing import NamedTuple
 from arrayx._array import Array
 from arrayx._creation import zeros
 from arrayx._data_type_functions import isdtype
-from arrayx._docfill import fill
+from arrayx._docfill import fill, sections
 from arrayx._dtypes import complex64, float32, float64
 from arrayx._elementwise import conj
 from arrayx.linalg import _lapack_dispatch
@@ -34,9 +34,7 @@ class EighResult(NamedTuple):
 
     A named tuple ``(eigenvalues, eigenvectors)``; the eigenvectors are the columns.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> r = xp.linalg.eigh(xp.eye(2))
     >>> r.eigenvalues
     Array([1., 1.], dtype=float64)
@@ -51,12 +49,9 @@ class EigResult(NamedTuple):
 
     A named tuple ``(eigenvalues, eigenvectors)``; the eigenvectors are the columns.
 
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> r = xp.linalg.eig(xp.eye(2))
-    >>> r.eigenvalues
-    Array([1.+0.j, 1.+0.j], dtype=complex128)
+    %(examples)s
+    >>> xp.linalg.eig(xp.eye(2)).eigenvectors.dtype
+    dtype('complex128')
     """
 
     eigenvalues: Array
@@ -68,9 +63,7 @@ class QRResult(NamedTuple):
 
     A named tuple ``(Q, R)`` with ``x = Q @ R``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> r = xp.linalg.qr(xp.eye(2))
     >>> r.Q.shape, r.R.shape
     ((2, 2), (2, 2))
@@ -85,12 +78,9 @@ class SVDResult(NamedTuple):
 
     A named tuple ``(U, S, Vh)``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
-    >>> r = xp.linalg.svd(xp.eye(2))
-    >>> r.S
-    Array([1., 1.], dtype=float64)
+    %(examples)s
+    >>> xp.linalg.svd(xp.asarray([[0.0, 2.0], [1.0, 0.0]])).S
+    Array([2., 1.], dtype=float64)
     """
 
     U: Array
@@ -135,9 +125,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     LinAlgError
         If a matrix is not positive definite.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[4.0, 2.0], [2.0, 5.0]])
     >>> L = xp.linalg.cholesky(x)
     >>> L
@@ -170,9 +158,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     ValueError
         If ``x`` has fewer than two dimensions or ``mode`` is unknown.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> q, r = xp.linalg.qr(xp.asarray([[3.0, 1.0], [4.0, 2.0]]))
     >>> q.shape, r.shape
     ((2, 2), (2, 2))
@@ -208,13 +194,9 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
     Raises
     ------
-    %(raises_not_float)s
-    LinAlgError
-        If the decomposition does not converge.
+    %(raises_svd)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> u, s, vh = xp.linalg.svd(xp.asarray([[3.0, 0.0], [0.0, -4.0]]))
     >>> s
     Array([4., 3.], dtype=float64)
@@ -244,13 +226,9 @@ def svdvals(x: Array, /) -> Array:
 
     Raises
     ------
-    %(raises_not_float)s
-    LinAlgError
-        If the decomposition does not converge.
+    %(raises_svd)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.svdvals(xp.asarray([[3.0, 0.0], [0.0, -4.0]]))
     Array([4., 3.], dtype=float64)
     """
@@ -263,11 +241,7 @@ def svdvals(x: Array, /) -> Array:
 def eigh(x: Array, /) -> EighResult:
     """Eigenvalues (ascending, real) and eigenvectors of symmetric/Hermitian matrices.
 
-    Only the lower triangle of each matrix is read.
-
-    Parameters
-    ----------
-    %(x_square)s
+    %(hermitian_parameters)s
 
     Returns
     -------
@@ -277,13 +251,9 @@ def eigh(x: Array, /) -> EighResult:
 
     Raises
     ------
-    %(raises_not_float)s
-    %(raises_not_square)s
-    %(raises_no_convergence)s
+    %(raises_eigen)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> w, v = xp.linalg.eigh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
     >>> w
     Array([1., 3.], dtype=float64)
@@ -301,11 +271,7 @@ def eigh(x: Array, /) -> EighResult:
 def eigvalsh(x: Array, /) -> Array:
     """The eigenvalues of symmetric or Hermitian matrices, ascending.
 
-    Only the lower triangle of each matrix is read.
-
-    Parameters
-    ----------
-    %(x_square)s
+    %(hermitian_parameters)s
 
     Returns
     -------
@@ -317,9 +283,7 @@ def eigvalsh(x: Array, /) -> Array:
     %(raises_not_float)s
     %(raises_no_convergence)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.eigvalsh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
     Array([1., 3.], dtype=float64)
     """
@@ -329,9 +293,7 @@ def eigvalsh(x: Array, /) -> Array:
 def eig(x: Array, /) -> EigResult:
     """Eigenvalues and right eigenvectors (columns) of general square matrices.
 
-    Parameters
-    ----------
-    %(x_square)s
+    %(square_parameters)s
 
     Returns
     -------
@@ -341,13 +303,9 @@ def eig(x: Array, /) -> EigResult:
 
     Raises
     ------
-    %(raises_not_float)s
-    %(raises_not_square)s
-    %(raises_no_convergence)s
+    %(raises_eigen)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> w, v = xp.linalg.eig(xp.asarray([[2.0, 0.0], [0.0, 3.0]]))
     >>> w
     Array([2.+0.j, 3.+0.j], dtype=complex128)
@@ -361,9 +319,7 @@ def eig(x: Array, /) -> EigResult:
 def eigvals(x: Array, /) -> Array:
     """The eigenvalues of general square matrices.
 
-    Parameters
-    ----------
-    %(x_square)s
+    %(square_parameters)s
 
     Returns
     -------
@@ -376,13 +332,18 @@ def eigvals(x: Array, /) -> Array:
     %(raises_not_float)s
     %(raises_no_convergence)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
     Array([0.+1.j, 0.-1.j], dtype=complex128)
     """
     return _lapack_dispatch.eig(square_stack(x, "eigvals"), False)[0]
 
 
-fill([cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svdvals])
+fill([EigResult, EighResult, QRResult, SVDResult, cholesky, eig, eigh, eigvals, eigvalsh, qr, svd,
+     svdvals],
+     raises_eigen="%(raises_not_float)s\n%(raises_not_square)s\n%(raises_no_convergence)s",
+     raises_svd="%(raises_not_float)s\nLinAlgError\n    If the decomposition does not converge.",
+     hermitian_parameters=sections([
+         "x : Array\n"
+         "    Shape ``(..., M, M)``, floating point, symmetric or Hermitian: only the lower\n"
+         "    triangle of each matrix is read."]))

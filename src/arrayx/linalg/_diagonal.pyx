@@ -33,9 +33,7 @@ def diagonal(x, /, *, offset=0) -> Array:
     ------
     %(raises_few_dims)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.reshape(xp.arange(9), (3, 3))
     >>> xp.linalg.diagonal(x)
     Array([0, 4, 8], dtype=int64)
@@ -104,9 +102,7 @@ def trace(x, /, *, offset=0, dtype=None) -> Array:
     ------
     %(raises_few_dims)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.trace(xp.asarray([[1, 2], [3, 4]]))
     Array(5, dtype=int64)
     >>> xp.linalg.trace(xp.ones((2, 3, 3)), offset=1)

@@ -59,9 +59,7 @@ def vector_norm(
     Array
         The real floating dtype of ``x``'s precision.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([3.0, -4.0])
     >>> xp.linalg.vector_norm(x)
     Array(5., dtype=float64)
@@ -100,9 +98,7 @@ def matrix_norm(
     ValueError
         If ``ord`` is not one of the orders above.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> x = xp.asarray([[3.0, 0.0], [0.0, 4.0]])
     >>> xp.linalg.matrix_norm(x)
     Array(5., dtype=float64)
@@ -197,4 +193,4 @@ def _scaled_two_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: boo
     return scaled * (scale if keepdims else reshape(scale, scaled.shape))
 
 
-fill([matrix_norm])
+fill([matrix_norm, vector_norm])

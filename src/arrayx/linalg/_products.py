@@ -76,9 +76,7 @@ def tensordot(
         If contracted axes differ in size.
     %(raises_promote)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> a = xp.reshape(xp.arange(6.0), (2, 3))
     >>> xp.tensordot(a, xp.ones((3, 4)), axes=1).shape
     (2, 4)
@@ -151,9 +149,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     TypeError
         If an operand is not numeric.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.vecdot(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([4.0, 5.0, 6.0]))
     Array(32., dtype=float64)
     >>> xp.vecdot(xp.asarray([1j]), xp.asarray([1j]))
@@ -202,9 +198,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     ValueError
         If an operand is not 1-D.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.outer(xp.asarray([1, 2]), xp.asarray([1, 10, 100]))
     Array([[  1,  10, 100],
            [  2,  20, 200]], dtype=int64)
@@ -238,9 +232,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         If the vectors along ``axis`` do not have 3 elements, or the other axes do not
         broadcast.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.cross(xp.asarray([1.0, 0.0, 0.0]), xp.asarray([0.0, 1.0, 0.0]))
     Array([0., 0., 1.], dtype=float64)
     """
@@ -258,4 +250,4 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return out
 
 
-fill([tensordot])
+fill([cross, outer, tensordot, vecdot])

@@ -36,9 +36,7 @@ class SlogdetResult(NamedTuple):
 
     A named tuple ``(sign, logabsdet)``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> r = xp.linalg.slogdet(xp.eye(2))
     >>> float(r.sign), float(r.logabsdet)
     (1.0, 0.0)
@@ -73,9 +71,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     LinAlgError
         If a matrix of ``x1`` is singular.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> a = xp.asarray([[3.0, 1.0], [1.0, 2.0]])
     >>> xp.linalg.solve(a, xp.asarray([9.0, 8.0]))
     Array([2., 3.], dtype=float64)
@@ -101,24 +97,19 @@ def solve(x1: Array, x2: Array, /) -> Array:
 def inv(x: Array, /) -> Array:
     """The inverse of each square matrix of ``x``.
 
-    Parameters
-    ----------
-    %(x_square)s
+    %(square_parameters)s
 
     Returns
     -------
-    Array
-        ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
+    %(raises_not_float)s
     LinAlgError
         If a matrix is singular.
-    %(raises_not_float)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.inv(xp.asarray([[2.0, 0.0], [0.0, 4.0]]))
     Array([[0.5 , 0.  ],
            [0.  , 0.25]], dtype=float64)
@@ -129,9 +120,7 @@ def inv(x: Array, /) -> Array:
 def det(x: Array, /) -> Array:
     """The determinant of each square matrix of ``x``.
 
-    Parameters
-    ----------
-    %(x_square)s
+    %(square_parameters)s
 
     Returns
     -------
@@ -143,9 +132,7 @@ def det(x: Array, /) -> Array:
     %(raises_not_float)s
     %(raises_not_square)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> round(float(xp.linalg.det(xp.asarray([[1.0, 2.0], [3.0, 4.0]]))), 12)
     -2.0
     """
@@ -156,9 +143,7 @@ def det(x: Array, /) -> Array:
 def slogdet(x: Array, /) -> SlogdetResult:
     """The sign and the natural log of the absolute determinant of each square matrix.
 
-    Parameters
-    ----------
-    %(x_square)s
+    %(square_parameters)s
 
     Returns
     -------
@@ -171,9 +156,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     %(raises_not_float)s
     %(raises_not_square)s
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> sign, logabsdet = xp.linalg.slogdet(xp.asarray([[-2.0, 0.0], [0.0, 3.0]]))
     >>> float(sign), round(float(logabsdet), 6)
     (-1.0, 1.791759)
@@ -215,9 +198,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     LinAlgError
         If the SVD does not converge.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.pinv(xp.asarray([[2.0, 0.0], [0.0, 0.0]]))
     Array([[0.5, 0. ],
            [0. , 0. ]], dtype=float64)
@@ -257,9 +238,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     LinAlgError
         If the SVD does not converge.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.matrix_rank(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))
     Array(1, dtype=int64)
     """
@@ -283,8 +262,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
 
     Returns
     -------
-    Array
-        ``x``'s shape and dtype.
+    %(returns_new)s
 
     Raises
     ------
@@ -293,9 +271,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     TypeError
         If ``n`` is not an int, or ``n < 0`` for an integer ``x``.
 
-    Examples
-    --------
-    >>> import arrayx as xp
+    %(examples)s
     >>> xp.linalg.matrix_power(xp.asarray([[1, 1], [0, 1]]), 3)
     Array([[1, 3],
            [0, 1]], dtype=int64)
@@ -327,4 +303,4 @@ def matrix_power(x: Array, n: int, /) -> Array:
     return astype(result, result.dtype) if result is x else result
 
 
-fill([det, inv, matrix_rank, pinv, slogdet])
+fill([SlogdetResult, det, inv, matrix_power, matrix_rank, pinv, slogdet, solve])

@@ -178,16 +178,7 @@ def op_dtypes(kind: str, op: str) -> list[tuple[int, ...]]:
 
 
 def result_code(key: KernelKey) -> int:
-    """The dtype code of the kernel's output (positions, for ``argreduce``).
-
-    Parameters
-    ----------
-    key : KernelKey
-
-    Returns
-    -------
-    int
-    """
+    """The dtype code of the kernel's output (positions, for ``argreduce``)."""
     code = key.dtypes[-1]
     if key.kind in _ELEMENTWISE:
         result = _ELEMENTWISE[key.kind][key.op][1]
@@ -201,16 +192,7 @@ def result_code(key: KernelKey) -> int:
 
 
 def kernel_name(key: KernelKey) -> str:
-    """The kernel's C name, e.g. ``ax_binary_add_float32_s2_i32`` or ``ax_cast_int8_bool_c_i64``.
-
-    Parameters
-    ----------
-    key : KernelKey
-
-    Returns
-    -------
-    str
-    """
+    """The kernel's C name, e.g. ``ax_binary_add_float32_s2_i32`` or ``ax_cast_int8_bool_c_i64``."""
     dtypes = "_".join(DTYPE_NAMES[c] for c in key.dtypes)
     layout = "c" if key.contiguous else f"s{key.ndim}"
     op = "" if key.op == key.kind else f"{key.op}_"
