@@ -181,9 +181,8 @@ def sections(parameters: Iterable[str], returns: str | None = None,
 
     text = f"Parameters\n----------\n{entries(parameters)}"
     if returns is not None:
-        described = returns if returns.isidentifier() else None
-        body = (f"%({described})s" if described else
-                "Array\n" + textwrap.indent(returns, "    "))
+        body = entries([returns]) if returns.isidentifier() else (
+            "Array\n" + textwrap.indent(returns, "    "))
         text += f"\n\nReturns\n-------\n{body}"
     raised = entries(raises)
     return text + (f"\n\nRaises\n------\n{raised}" if raised else "")

@@ -800,6 +800,15 @@ cdef Layout _spread(Layout l, Layout over, tuple axes):
     return new_layout(l.ndim, l.shape_, st, over.offset)
 
 
+cdef Layout _kept(Layout l, tuple axes):
+    """The C-ordered layout of a fold of ``l`` over ``axes``: its shape with unit axes there."""
+    cdef int64_t shape[MAXDIM]
+    cdef int i
+    for i in range(l.ndim):
+        shape[i] = 1 if i in axes else l.shape_[i]
+    return contiguous(l.ndim, shape)
+
+
 cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     """Fold ``s`` (seen through ``l``, dtype ``code``) over ``axes`` with fold op ``op``.
 
@@ -809,11 +818,7 @@ cdef tuple fold(int op, Storage s, Layout l, int code, int acc, tuple axes):
     cdef loop2d_fn fn = fold_of(kernels, op, acc)
     if fn == NULL:
         raise TypeError(f"this reduction does not accept {_dtypes.DTYPES[acc]}")
-    cdef int64_t shape[MAXDIM]
-    cdef int i, n = l.ndim
-    for i in range(n):
-        shape[i] = 1 if i in axes else l.shape_[i]
-    cdef Layout ol = contiguous(n, shape)
+    cdef Layout ol = _kept(l, axes)
     if not s.host:
         return _device_fold(op, s, l, code, acc, axes, ol)
     cdef Storage o = allocate(ol, acc, s.device)
@@ -875,7 +880,8 @@ cdef tuple squared_deviations(Storage s, Layout l, int code, Storage cs, Layout 
         d = binary(OP_SUBTRACT, s, l, code, cs, _spread(l, cl, axes), code, &r)
         dl = new_layout(r.ndim, r.shape, r.strides, 0)
         return _sum_of_fresh(binary(OP_MULTIPLY, d, dl, code, d, dl, code, &r), &r, code, axes)
-    return _fold_pairs(fn, s, l, code, cs, _spread(l, cl, axes), cl, axes)
+    return _fold_pairs(fn, s, l, code, cs, _spread(l, cl, axes), contiguous(cl.ndim, cl.shape_),
+                       axes)
 
 
 cdef tuple sum_of_products(Storage s, Layout l, Storage t, Layout tl, int code, tuple axes):
@@ -887,10 +893,7 @@ cdef tuple sum_of_products(Storage s, Layout l, Storage t, Layout tl, int code, 
     cdef Fresh r
     if not s.host:
         return _sum_of_fresh(binary(OP_MULTIPLY, s, l, code, t, tl, code, &r), &r, code, axes)
-    cdef int64_t shape[MAXDIM]
-    for i in range(l.ndim):
-        shape[i] = 1 if i in axes else l.shape_[i]
-    return _fold_pairs(fn, s, l, code, t, tl, contiguous(l.ndim, shape), axes)
+    return _fold_pairs(fn, s, l, code, t, tl, _kept(l, axes), axes)
 
 
 cdef int _pair_fold_operands(bint no_kernel, str name, int code, Storage s, Storage t) except -1:
@@ -908,11 +911,10 @@ cdef tuple _sum_of_fresh(Storage d, Fresh* r, int code, tuple axes):
 
 
 cdef tuple _fold_pairs(loop2d_fn fn, Storage s, Layout l, int code, Storage t, Layout tl,
-                       Layout kept, tuple axes):
+                       Layout ol, tuple axes):
     """Run ``fn``, a fold of two operands of ``l``'s shape (``t`` seen through ``tl``), into a
-    new C-ordered sum shaped as ``kept`` (``l``'s shape with unit axes at ``axes``), started
-    at zero; on the kernel threads, each thread's partial sums combined."""
-    cdef Layout ol = contiguous(kept.ndim, kept.shape_)
+    new sum of C-ordered layout ``ol`` (``l``'s shape with unit axes at ``axes``), started at
+    zero; on the kernel threads, each thread's partial sums combined."""
     cdef Storage o = allocate(ol, code, s.device, True)
     cdef Layout spread = _spread(l, ol, axes)
     if l.size == 0:

@@ -81,8 +81,7 @@ struct CastTable {
 };
 
 inline loop2d_fn cast_kernel(int src_code, int dst_code) {
-    static const CastTable table;
-    return table.fn[src_code][dst_code];
+    return table_of<CastTable>().fn[src_code][dst_code];
 }
 
 AX_LEVEL_END

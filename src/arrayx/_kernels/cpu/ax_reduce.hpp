@@ -6,7 +6,6 @@
 // the output row, eight at a time (streaming, as NumPy does for axis 0 of a C-ordered array).
 #pragma once
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <limits>
 #include "ax_fold_ops.hpp"
@@ -475,14 +474,11 @@ inline total_fn total_kernel(int op, int code) { return table_of<FoldTables>().t
 struct ArgExtreme {
     template <int C> static argextreme_fn make() { return &argextreme_rows<T_<C>>; }
 };
-inline argextreme_fn argextreme_kernel(int code) {
-    static const auto table = [] {
-        std::array<argextreme_fn, NCODES> t{};
-        fill_table<OfKinds<ARG_REDUCE_KINDS, ArgExtreme>>(t.data());
-        return t;
-    }();
-    return table[code];
-}
+struct ArgExtremeTable {
+    argextreme_fn fn[NCODES];
+    ArgExtremeTable() { fill_table<OfKinds<ARG_REDUCE_KINDS, ArgExtreme>>(fn); }
+};
+inline argextreme_fn argextreme_kernel(int code) { return table_of<ArgExtremeTable>().fn[code]; }
 inline fold_init_fn fold_init_kernel(int op, int code) {
     return table_of<FoldTables>().init[op][code];
 }
