@@ -29,7 +29,8 @@ def test_numpy_both_ways_share_memory(a: np.ndarray, data: st.DataObject) -> Non
     if view.size:
         assert address(back) == address(view)
         # An axis of length 1 has no meaningful stride (NumPy 2.2 gives it the item size).
-        assert all(b == v for b, v, n in zip(back.strides, view.strides, view.shape) if n > 1)
+        assert all(b == v for b, v, n in zip(back.strides, view.strides, view.shape, strict=True)
+                   if n > 1)
 
 
 def test_numpy_writes_are_seen_both_ways() -> None:

@@ -379,6 +379,58 @@ def test_singular_matrix_raises(fn):
         ax.linalg.inv(a) if fn == "inv" else ax.linalg.solve(a, ax.ones((3,)))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [63, 64, 65, 129, 200, 257])
+def test_lu_across_its_panels_matches_numpy(dtype, n):
+    # The LU below 1536 columns is recursive over panels of 64: sizes at and across a panel's
+    # edge, and two and three levels deep.
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n))
+                                       if np.dtype(dtype).kind == "c" else 0)
+    a = a.astype(dtype)
+    b = rng.standard_normal((n, 3)).astype(dtype)
+    tol = 50 * n * np.finfo(dtype).eps
+    for x in (a, np.ascontiguousarray(a.T)):  # LAPACK sees the transpose of a C-ordered copy
+        # LU is backward stable: the residual, not the solution, is bounded (the solution of
+        # an ill-conditioned draw moves by its condition number times the rounding).
+        got = to_np(ax.linalg.solve(ax.asarray(x), ax.asarray(b)))
+        scale = np.abs(x).max() * np.abs(got).max() + np.abs(b).max()
+        assert np.abs(x @ got - b).max() <= tol * scale
+        inv = to_np(ax.linalg.inv(ax.asarray(x)))
+        assert np.abs(inv @ x - np.eye(n)).max() <= tol * np.abs(inv).max() * np.abs(x).max()
+        sign, logdet = ax.linalg.slogdet(ax.asarray(x))
+        want_sign, want_logdet = np.linalg.slogdet(x)
+        assert abs(complex(sign) - want_sign) <= tol and abs(float(logdet) - want_logdet) <= tol * n
+
+
+@pytest.mark.parametrize("where", [0, 63, 64, 100, 199])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_an_exactly_zero_pivot_in_any_panel_is_singular(where, axis):
+    a = np.random.default_rng(where).standard_normal((200, 200))
+    if axis:
+        a[:, where] = 0
+    else:
+        a[where] = 0
+    x = ax.asarray(a)
+    with pytest.raises(ax.linalg.LinAlgError):
+        ax.linalg.solve(x, ax.ones((200,)))
+    with pytest.raises(ax.linalg.LinAlgError):
+        ax.linalg.inv(x)
+    assert float(ax.linalg.det(x)) == np.linalg.det(a) == 0.0
+    sign, logdet = ax.linalg.slogdet(x)
+    assert float(sign) == 0.0 and float(logdet) == -np.inf
+
+
+def test_det_of_a_singular_matrix_is_zero_where_its_pivots_overflow():
+    # The pivots before the zero one multiply to inf (a 400 x 400 Gaussian matrix's
+    # determinant is near 1e400): inf * 0 must not make the determinant nan.
+    a = np.random.default_rng(0).standard_normal((2, 400, 400))
+    a[0, :, 133] = 0
+    got = to_np(ax.linalg.det(ax.asarray(a)))
+    want = np.linalg.det(a)
+    assert got[0] == want[0] == 0.0 and np.isinf(got[1]) and np.isinf(want[1])
+
+
 def test_bad_input_errors():
     with pytest.raises(ValueError, match=r"\(2, 3\)"):
         ax.linalg.inv(ax.ones((2, 3)))

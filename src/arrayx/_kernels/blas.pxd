@@ -30,6 +30,12 @@ ctypedef void (*getrf_t)(const blas_int* m, const blas_int* n, void* a, const bl
 ctypedef void (*getrs_t)(const char* trans, const blas_int* n, const blas_int* nrhs,
                          const void* a, const blas_int* lda, const blas_int* ipiv, void* b,
                          const blas_int* ldb, blas_int* info) noexcept nogil
+ctypedef void (*trsm_t)(const char* side, const char* uplo, const char* transa, const char* diag,
+                        const blas_int* m, const blas_int* n, const void* alpha, const void* a,
+                        const blas_int* lda, void* b, const blas_int* ldb) noexcept nogil
+ctypedef void (*laswp_t)(const blas_int* n, void* a, const blas_int* lda, const blas_int* k1,
+                         const blas_int* k2, const blas_int* ipiv,
+                         const blas_int* incx) noexcept nogil
 ctypedef void (*potrf_t)(const char* uplo, const blas_int* n, void* a, const blas_int* lda,
                          blas_int* info) noexcept nogil
 ctypedef void (*syevd_t)(const char* jobz, const char* uplo, const blas_int* n, void* a,
@@ -84,5 +90,7 @@ cdef struct Lapack:
     orgqr_t orgqr[4]
     geev_real_t geev_real[2]
     geev_complex_t geev_complex[2]
+    trsm_t trsm[4]
+    laswp_t laswp[4]
 
 cdef const Lapack* lapack() except NULL

@@ -23,6 +23,7 @@ SYMBOLS = (
     "spotrf", "dpotrf", "cpotrf", "zpotrf", "ssyevd", "dsyevd", "cheevd", "zheevd",
     "sgesdd", "dgesdd", "cgesdd", "zgesdd", "sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf",
     "sorgqr", "dorgqr", "cungqr", "zungqr", "sgeev", "dgeev", "cgeev", "zgeev",
+    "strsm", "dtrsm", "ctrsm", "ztrsm", "slaswp", "dlaswp", "claswp", "zlaswp",
 )
 
 cdef Lapack LAPACK

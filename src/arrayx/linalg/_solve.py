@@ -137,7 +137,12 @@ def det(x: Array, /) -> Array:
     -2.0
     """
     lu, parity = _lapack_dispatch.lu_factor(square_stack(x, "det"), "det")
-    return prod(diagonal(lu), axis=-1) * parity
+    pivots = diagonal(lu)
+    # A zero pivot makes the determinant zero, even where the product of the pivots before it
+    # overflowed (inf * 0 is nan; NumPy's det is exp(logdet), 0 there).
+    singular = count_nonzero(pivots == 0, axis=-1) > 0
+    return where(singular, zeros((), dtype=lu.dtype, device=lu.device),
+                 prod(pivots, axis=-1) * parity)
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
