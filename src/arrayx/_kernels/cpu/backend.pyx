@@ -599,12 +599,13 @@ cdef void _blocked_unit(void* ctx, int64_t u) noexcept nogil:
 
 # --- LAPACK: column-major buffers overwritten in place; each returns LAPACK's info ---------
 
-# The LU of a matrix with fewer columns than LU_RECURSIVE_BELOW is recursive (_lu), down to
-# panels of LU_PANEL columns, which getrf factors. OpenBLAS's own getrf runs at 40% of its gemm's
-# rate on 1000 x 1000 (16 ms on 2 Zen 5 cores, where gemm gives 100 GFLOP/s); the recursion
-# spends its time in gemm and takes 11-14 ms, and 0.75-0.85 of getrf's time from 200 columns
-# to 1000; from 1500 up the two are within 3%.
-cdef blas_int LU_RECURSIVE_BELOW = 1536
+# The LU of a matrix with fewer columns than LU_RECURSIVE_BELOW (by dtype, float32 first) is
+# recursive (_lu), down to panels of LU_PANEL columns, which getrf factors. OpenBLAS's own
+# getrf runs at 40% of its gemm's rate on 1000 x 1000 float64 (16 ms on 2 Zen 5 cores, where
+# gemm gives 100 GFLOP/s); the recursion spends its time in gemm and takes 11-14 ms, and
+# 0.75-0.85 of getrf's time from 200 columns to 1000; from 1500 up the two are within 3%, and
+# so are they for complex128 from 1000 up.
+cdef blas_int[4] LU_RECURSIVE_BELOW = [1536, 1536, 1536, 1024]
 cdef blas_int LU_PANEL = 64
 
 
@@ -612,7 +613,7 @@ cdef blas_int getrf(int code, blas_int n, char* a, blas_int* ipiv) noexcept nogi
     """LU of the n x n column-major ``a`` in place: LAPACK getrf's factors, pivots and
     ``info``."""
     cdef blas_int lda = n if n > 1 else 1
-    if n < LU_RECURSIVE_BELOW:
+    if n < LU_RECURSIVE_BELOW[code - DT_FLOAT32]:
         return _lu(code, n, n, a, lda, ipiv)
     return _getrf(code, n, n, a, lda, ipiv)
 
