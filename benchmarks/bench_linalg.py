@@ -88,7 +88,7 @@ def run(repeats: int) -> list[Timing]:
                 repeats=repeats, target=1.05, exact=False, atol=1e-8),
         compare("matmul int64 300", lambda: I64 @ I64, lambda: i64 @ i64, repeats=repeats),
         compare("solve 1000", lambda: xp.linalg.solve(A64, B64),
-                lambda: np.linalg.solve(a64, b64), repeats=repeats, target=1.1, exact=False,
+                lambda: np.linalg.solve(a64, b64), repeats=repeats, target=0.8, exact=False,
                 atol=1e-8),
         compare("svd 500", lambda: xp.linalg.svd(S500).S, lambda: np.linalg.svd(s500).S,
                 repeats=repeats, target=1.1, exact=False, atol=1e-9),
