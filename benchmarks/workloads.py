@@ -242,6 +242,40 @@ def child(library: str, names: list[str], reps: int) -> dict[str, list[float] | 
     return out
 
 
+def paired_child(names: list[str], runs: int) -> dict[str, list[float]]:
+    """arrayx at its default thread count against one thread, in this one process, program by
+    program: the two alternate (each going first in turn) ``runs`` times after a warm-up.
+    Each program's two medians, and in how many of the pairs the default was faster."""
+    xp, ns = _namespace("arrayx")
+    default = xp.get_num_threads()
+    out: dict[str, list[float]] = {}
+    for name in names:
+        fn, make = PROGRAMS[name]
+        args = [xp.asarray(a) for a in make(np.random.default_rng(list(PROGRAMS).index(name)))]
+        fn(xp, ns, *args)
+        times: dict[int, list[float]] = {default: [], 1: []}
+        for i in range(runs):
+            for threads in ((default, 1) if i % 2 == 0 else (1, default)):
+                xp.set_num_threads(threads)
+                t0 = time.perf_counter()
+                _checksum(xp, fn(xp, ns, *args))
+                times[threads].append(time.perf_counter() - t0)
+        xp.set_num_threads(default)
+        out[name] = [statistics.median(times[default]), statistics.median(times[1]),
+                     sum(a < b for a, b in zip(times[default], times[1], strict=True))]
+    return out
+
+
+def report_paired(result: dict[str, list[float]], runs: int) -> str:
+    """The table of ``paired_child``'s result."""
+    rows = [["program", "default ms", "one thread ms", "default / 1 thread",
+             "default faster"], ["---"] * 5]
+    for name, (default, one, wins) in result.items():
+        rows.append([name, f"{default * 1e3:.1f}", f"{one * 1e3:.1f}", f"{default / one:.2f}",
+                     f"{int(wins)} of {runs}"])
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
 # --- the parent: alternate the libraries, each round in fresh processes ------------------------
 
 def _run_child(library: str, names: list[str], reps: int, env: dict) -> dict:
@@ -389,15 +423,35 @@ def main(argv: list[str] | None = None) -> None:
                         help="one busy-looping process beside the run")
     parser.add_argument("--libraries", default=",".join(LIBRARIES))
     parser.add_argument("--only", help="programs whose name contains this text")
+    parser.add_argument("--paired", action="store_true",
+                        help="arrayx's default threads against one thread, alternating in one "
+                             "process (--rounds x --reps pairs)")
     parser.add_argument("--json", metavar="FILE", help="write the run's numbers to FILE")
     parser.add_argument("--plot", metavar="FILE", help="draw arrayx's ratios to FILE")
     args = parser.parse_args(argv)
     names = list(PROGRAMS)
+    if args.child == "arrayx-paired":
+        print(json.dumps(paired_child(json.loads(args.names), args.reps)))
+        return
     if args.child:
         print(json.dumps(child(args.child, json.loads(args.names), args.reps)))
         return
     if args.only:
         names = [n for n in names if args.only in n]
+    if args.paired:
+        from benchmarks.harness import describe_environment
+        print(describe_environment())
+        runs = args.rounds * args.reps
+        print(f"workloads: arrayx's default threads against one thread, {runs} pairs in one "
+              f"process{', one busy process beside' if args.busy else ''}\n")
+        load = _busy() if args.busy else None
+        try:
+            result = _run_child("arrayx-paired", names, runs, dict(os.environ))
+        finally:
+            if load is not None:
+                load.kill()
+        print(report_paired(result, runs))
+        return
     libraries = [lib for lib in args.libraries.split(",") if lib != "torch" or _has_torch()]
     from benchmarks.harness import describe_environment
     print(describe_environment())

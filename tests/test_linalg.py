@@ -383,19 +383,20 @@ def test_singular_matrix_raises(fn):
 @pytest.mark.parametrize("n", [63, 64, 65, 129, 200, 257])
 def test_lu_across_its_panels_matches_numpy(dtype, n):
     # The LU below 1536 columns is recursive over panels of 64: sizes at and across a panel's
-    # edge, and two and three levels deep.
+    # edge, and two and three levels deep; a few right-hand sides and many.
     rng = np.random.default_rng(n)
     a = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n))
                                        if np.dtype(dtype).kind == "c" else 0)
     a = a.astype(dtype)
-    b = rng.standard_normal((n, 3)).astype(dtype)
     tol = 50 * n * np.finfo(dtype).eps
     for x in (a, np.ascontiguousarray(a.T)):  # LAPACK sees the transpose of a C-ordered copy
         # LU is backward stable: the residual, not the solution, is bounded (the solution of
         # an ill-conditioned draw moves by its condition number times the rounding).
-        got = to_np(ax.linalg.solve(ax.asarray(x), ax.asarray(b)))
-        scale = np.abs(x).max() * np.abs(got).max() + np.abs(b).max()
-        assert np.abs(x @ got - b).max() <= tol * scale
+        for k in (3, 40):
+            b = rng.standard_normal((n, k)).astype(dtype)
+            got = to_np(ax.linalg.solve(ax.asarray(x), ax.asarray(b)))
+            scale = np.abs(x).max() * np.abs(got).max() + np.abs(b).max()
+            assert np.abs(x @ got - b).max() <= tol * scale
         inv = to_np(ax.linalg.inv(ax.asarray(x)))
         assert np.abs(inv @ x - np.eye(n)).max() <= tol * np.abs(inv).max() * np.abs(x).max()
         sign, logdet = ax.linalg.slogdet(ax.asarray(x))
