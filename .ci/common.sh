@@ -51,13 +51,15 @@ LEVEL_FREE=(tests/test_cuda_compile.py tests/test_fuzz.py tests/test_docs.py
 # suite PYTHON LEVEL [SKIPPED ...]: the README's test command at ISA level LEVEL
 # (ARRAYX_CPU_LEVEL caps the kernels' level), without the test files SKIPPED, against the
 # arrayx installed in PYTHON's environment: the repository's src/ is never on the path (src
-# layout), which the first line checks.
+# layout), which the first line checks. The runs beside the main one (the wheel at its best
+# level) call it with ARRAYX_HYPOTHESIS_PROFILE=brief: 20 hypothesis examples a test where the
+# main run draws 60 (tests/conftest.py), other draws of the same tests.
 suite() {
     local python="$1" level="$2" skipped file
     shift 2
     "$python" -c 'import arrayx, sys; sys.exit("src" in arrayx.__file__.split("/")[-3:-1])' || {
         echo "arrayx comes from the source tree, not the installed package"; return 1; }
-    echo "tests at ISA level $level ($("$python" --version), arrayx from $("$python" -c 'import arrayx; print(arrayx.__file__)'))${*:+, without $*}"
+    echo "tests at ISA level $level ($("$python" --version), arrayx from $("$python" -c 'import arrayx; print(arrayx.__file__)'), hypothesis profile ${ARRAYX_HYPOTHESIS_PROFILE:-arrayx})${*:+, without $*}"
     skipped=()
     for file in "$@"; do skipped+=("--ignore=$file"); done
     ARRAYX_CPU_LEVEL="$level" "$python" -m pytest tests -n 2 -q "${skipped[@]}"

@@ -28,7 +28,9 @@ from hypothesis.extra import numpy as hnp
 
 settings.register_profile("arrayx", max_examples=60, deadline=None)
 settings.register_profile("thorough", max_examples=2000, deadline=None)
-# ARRAYX_HYPOTHESIS_PROFILE=thorough draws 2000 examples a test, for a long local search.
+settings.register_profile("brief", max_examples=20, deadline=None)
+# ARRAYX_HYPOTHESIS_PROFILE=thorough draws 2000 examples a test, for a long local search;
+# =brief draws 20, for CI's runs beside the main one (.ci/common.sh).
 settings.load_profile(os.environ.get("ARRAYX_HYPOTHESIS_PROFILE", "arrayx"))
 
 BOOL = [np.dtype(np.bool_)]

@@ -43,6 +43,18 @@ def test_arange_floats(start: float, stop: float, step: float) -> None:
     np.testing.assert_allclose(to_np(got), expected, rtol=1e-12, atol=1e-9)
 
 
+@pytest.mark.parametrize(("start", "stop", "step"), [
+    (0.0, -5e-324, -2.0), (0.0, 5e-324, 2.0), (0.0, -5e-324, 2.0), (0.0, 5e-324, -2.0),
+    (1.0, 1.0 + 2.0**-52, 1e300), (1.0, 1.0 + 2.0**-52, -1e300), (-0.0, 0.0, 1.0)])
+def test_arange_whose_length_underflows(start: float, stop: float, step: float) -> None:
+    # (stop - start) / step rounds to a zero: one element when stop lies beyond start in
+    # step's direction, as NumPy's arange.
+    expected = np.arange(start, stop, step)
+    got = xp.arange(start, stop, step)
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(to_np(got), expected)
+
+
 @given(shape=shapes, dtype=dtypes)
 def test_zeros_ones_empty(shape: tuple, dtype: np.dtype) -> None:
     check(xp.zeros(shape, dtype=dtype), np.zeros(shape, dtype=dtype))

@@ -1,5 +1,5 @@
 """Creation functions of the standard: arange ... zeros_like."""
-from libc.math cimport ceil, isfinite
+from libc.math cimport ceil, isfinite, signbit
 from libc.stdint cimport INT64_MAX, int64_t
 
 from arrayx._array cimport (
@@ -394,14 +394,18 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     if dtype is None:
         dtype = _dtypes.default_int if all_int else _dtypes.default_float
     cdef int code = code_of(dtype)
-    cdef double span
+    cdef double span, delta
     if all_int:
         if not all(-(1 << 63) <= v < (1 << 63) for v in (start, stop, step)):
             raise OverflowError(f"arange's arguments ({start}, {stop}, {step}) do not fit in "
                                 f"int64")
         n = max(0, -((start - stop) // step))
     else:
-        span = ceil((<double>stop - <double>start) / <double>step)
+        delta = <double>stop - <double>start
+        span = delta / <double>step
+        # A quotient that underflows to zero is one element when stop lies beyond start in
+        # step's direction (NumPy's rule: the sign of the zero).
+        span = (0.0 if signbit(span) else 1.0) if span == 0.0 and delta != 0.0 else ceil(span)
         if not isfinite(span):
             raise ValueError("arange's length is not finite")
         n = max(0, <int64_t>span) if span < <double>INT64_MAX else span
