@@ -220,25 +220,35 @@ def _checksum(xp: Any, result: Any) -> float:
     return float(xp.sum(xp.abs(xp.astype(result, xp.float64))))
 
 
+def _prepared(xp: Any, ns: dict, name: str) -> Callable[[], tuple[float, Any]]:
+    """Program ``name`` on ``xp`` with its inputs made and one warm-up run done: each call runs
+    it again, waits until the work is done (lazy libraries, dask), and gives the seconds it
+    took and the result."""
+    fn, make = PROGRAMS[name]
+    args = [xp.asarray(a) for a in make(np.random.default_rng(list(PROGRAMS).index(name)))]
+    fn(xp, ns, *args)
+
+    def run() -> tuple[float, Any]:
+        t0 = time.perf_counter()
+        result = fn(xp, ns, *args)
+        _checksum(xp, result)
+        return time.perf_counter() - t0, result
+    return run
+
+
 def child(library: str, names: list[str], reps: int) -> dict[str, list[float] | None]:
     """Time ``names`` on ``library`` in this process: the median of ``reps`` runs after a warm
     up, and the result's checksum; None where the library cannot run the program."""
     xp, ns = _namespace(library)
     out: dict[str, list[float] | None] = {}
     for name in names:
-        fn, make = PROGRAMS[name]
+        fn, _ = PROGRAMS[name]
         if (fn is _autograd and "grad" not in ns) or (fn is _dask and "dask" not in ns):
             out[name] = None
             continue
-        args = [xp.asarray(a) for a in make(np.random.default_rng(list(PROGRAMS).index(name)))]
-        result = fn(xp, ns, *args)
-        times = []
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            result = fn(xp, ns, *args)
-            _checksum(xp, result)  # the work is done (lazy libraries, dask)
-            times.append(time.perf_counter() - t0)
-        out[name] = [statistics.median(times), _checksum(xp, result)]
+        run = _prepared(xp, ns, name)
+        runs = [run() for _ in range(reps)]
+        out[name] = [statistics.median(t for t, _ in runs), _checksum(xp, runs[-1][1])]
     return out
 
 
@@ -250,16 +260,12 @@ def paired_child(names: list[str], runs: int) -> dict[str, list[float]]:
     default = xp.get_num_threads()
     out: dict[str, list[float]] = {}
     for name in names:
-        fn, make = PROGRAMS[name]
-        args = [xp.asarray(a) for a in make(np.random.default_rng(list(PROGRAMS).index(name)))]
-        fn(xp, ns, *args)
+        run = _prepared(xp, ns, name)
         times: dict[int, list[float]] = {default: [], 1: []}
         for i in range(runs):
             for threads in ((default, 1) if i % 2 == 0 else (1, default)):
                 xp.set_num_threads(threads)
-                t0 = time.perf_counter()
-                _checksum(xp, fn(xp, ns, *args))
-                times[threads].append(time.perf_counter() - t0)
+                times[threads].append(run()[0])
         xp.set_num_threads(default)
         out[name] = [statistics.median(times[default]), statistics.median(times[1]),
                      sum(a < b for a, b in zip(times[default], times[1], strict=True))]

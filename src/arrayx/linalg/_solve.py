@@ -20,6 +20,7 @@ from arrayx._elementwise import abs, conj, log, sign
 from arrayx._manipulation import broadcast_shapes, broadcast_to, matrix_transpose
 from arrayx._searching import count_nonzero, where
 from arrayx._statistical import max, prod, sum
+from arrayx._utility import any
 from arrayx.linalg import _lapack_dispatch
 from arrayx.linalg._bridge import FLOATING, array_arg, floating_stack, square_stack
 from arrayx.linalg._decompositions import svd, svdvals
@@ -140,9 +141,7 @@ def det(x: Array, /) -> Array:
     pivots = diagonal(lu)
     # A zero pivot makes the determinant zero, even where the product of the pivots before it
     # overflowed (inf * 0 is nan; NumPy's det is exp(logdet), 0 there).
-    singular = count_nonzero(pivots == 0, axis=-1) > 0
-    return where(singular, zeros((), dtype=lu.dtype, device=lu.device),
-                 prod(pivots, axis=-1) * parity)
+    return where(any(pivots == 0, axis=-1), 0.0, prod(pivots, axis=-1) * parity)
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
