@@ -383,7 +383,9 @@ def test_singular_matrix_raises(fn):
 @pytest.mark.parametrize("n", [63, 64, 65, 129, 200, 257])
 def test_lu_across_its_panels_matches_numpy(dtype, n):
     # The LU below 1536 columns is recursive over panels of 64: sizes at and across a panel's
-    # edge, and two and three levels deep; a few right-hand sides and many.
+    # edge, and two and three levels deep; a few right-hand sides, and from 64 (inv's n among
+    # them) as many as make getrs's triangular solves recursive, over halves of 64 rows and
+    # less, in both of LAPACK's orders (solve's transposed system, inv's own).
     rng = np.random.default_rng(n)
     a = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n))
                                        if np.dtype(dtype).kind == "c" else 0)
@@ -392,7 +394,7 @@ def test_lu_across_its_panels_matches_numpy(dtype, n):
     for x in (a, np.ascontiguousarray(a.T)):  # LAPACK sees the transpose of a C-ordered copy
         # LU is backward stable: the residual, not the solution, is bounded (the solution of
         # an ill-conditioned draw moves by its condition number times the rounding).
-        for k in (3, 40):
+        for k in (3, 40, 64, 150):
             b = rng.standard_normal((n, k)).astype(dtype)
             got = to_np(ax.linalg.solve(ax.asarray(x), ax.asarray(b)))
             scale = np.abs(x).max() * np.abs(got).max() + np.abs(b).max()
