@@ -4,7 +4,11 @@ here), at the same thread count.
 - per-operation overhead: a chain of 20 elementwise operations on 16 float64 elements,
   forward and backward (the time per operation is printed beside the table);
 - a training step (forward, backward, SGD update) of a 784-256-10 MLP in float32 with a
-  softmax cross-entropy loss, at batch 64 and 4096; arrayx's step is namespace-generic code;
+  softmax cross-entropy loss, at batch 64 and 4096; arrayx's step is namespace-generic code.
+  The two steps are checked against each other here and timed with each library in processes
+  of its own, alternating for ``ROUNDS`` rounds: PyTorch's idle OpenMP threads spin after its
+  calls, and timed in one process the two libraries' steps each took 1x to 5x their time
+  (batch 64: 0.8 ms or 4 ms, from run to run, for either);
 - per-example gradients: ``vmap(grad(loss))`` of a small (20-64-10, float64) tanh network
   over 256 examples against ``torch.func.vmap(torch.func.grad(loss))``; beside the table, its
   time over arrayx's gradient of the batch's loss (the hand-batched gradient), the two timed
@@ -30,10 +34,15 @@ from arrayx._core.storage import cached_bytes
 import arrayx as xp
 from arrayx.autograd import Tracer, grad, value_and_grad, vmap
 from arrayx.autograd._tracer import Node
-from benchmarks.harness import Timing, alternate, apart, check_equal, compare
+from benchmarks.harness import Timing, alternate, apart, check_equal, compare, medians_apart, timed
 
 CHAIN = 20
 LR = 0.01
+ROUNDS = 3
+
+#: The training-step cases: name: (batch, target).
+MLP_CASES = {f"MLP 784-256-10 float32 train step, batch {batch}": (batch, target)
+             for batch, target in ((64, 1.5), (4096, 1.2))}
 
 
 def chain(x, w, ns=None):
@@ -118,6 +127,28 @@ def _torch_step(torch):
         with torch.no_grad():
             return [(p - LR * g).requires_grad_() for p, g in zip(params, grads, strict=True)]
     return step
+
+
+def _mlp_step_of(library: str, batch: int):
+    """A call of one training step at ``batch`` in ``library`` ("arrayx" or "torch", at
+    arrayx's thread count), returning the step's new second-layer weights."""
+    params_np, x_np, labels_np = _mlp_data(batch)
+    if library == "arrayx":
+        params = [xp.asarray(p) for p in params_np]
+        data = (xp.asarray(x_np), xp.asarray(labels_np))
+        return lambda: mlp_step(params, *data)[2]
+    import torch
+    torch.set_num_threads(xp.get_num_threads())
+    step = _torch_step(torch)
+    tparams = [torch.tensor(p, requires_grad=True) for p in params_np]
+    tdata = (torch.tensor(x_np), torch.tensor(labels_np))
+    return lambda: step(tparams, *tdata)[2].detach()
+
+
+def seconds(name: str, library: str, repeats: int) -> float:
+    """Seconds per training step of case ``name`` (of ``MLP_CASES``) in ``library``, in this
+    process (`medians_apart` calls it in a fresh one)."""
+    return timed(_mlp_step_of(library, MLP_CASES[name][0]), repeats)
 
 
 def _mlp_data(batch: int):
@@ -206,17 +237,13 @@ def run(repeats: int) -> list[Timing]:
     print(f"  per operation: arrayx {t.arrayx / (CHAIN + 1) * 1e6:.2f} us, "
           f"torch {t.numpy / (CHAIN + 1) * 1e6:.2f} us (target: at most 5 us)")
 
-    torch_step = _torch_step(torch)
-    for batch, target in ((64, 1.5), (4096, 1.2)):
-        params_np, x_np, labels_np = _mlp_data(batch)
-        params = [xp.asarray(p) for p in params_np]
-        data = (xp.asarray(x_np), xp.asarray(labels_np))
-        tparams = [torch.tensor(p, requires_grad=True) for p in params_np]
-        tdata = (torch.tensor(x_np), torch.tensor(labels_np))
-        out.append(compare(f"MLP 784-256-10 float32 train step, batch {batch}",
-                           lambda: mlp_step(params, *data)[2],  # noqa: B023
-                           lambda: torch_step(tparams, *tdata)[2].detach(),  # noqa: B023
-                           repeats=repeats, target=target, exact=False, atol=1e-6))
+    env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
+    runs = [(library, library, env) for library in ("arrayx", "torch")]
+    for name, (batch, target) in MLP_CASES.items():
+        check_equal(np.asarray(_mlp_step_of("arrayx", batch)()),
+                    _mlp_step_of("torch", batch)().numpy(), exact=False, atol=1e-6)
+        median = medians_apart(__name__, name, runs, repeats, ROUNDS)
+        out.append(Timing(name, median["arrayx"], median["torch"], target))
     out.append(_per_example(torch, repeats))
     ours, theirs = _peak_growth_apart("arrayx"), _peak_growth_apart("torch")
     print(f"  peak memory growth of a batch-4096 step: arrayx {ours / 2**20:.1f} MiB, "
