@@ -149,6 +149,8 @@ VECTOR_MATH = {
 # function of each, and the float64 function its float32 vectors are computed in (None: those
 # keep libmvec's, the op's VECTOR_MATH entry).
 VECTOR_ACCURATE = {
+    "acosh": ("acosh_accurate", None), "asinh": ("asinh_accurate", None),
+    "atanh": ("atanh_accurate", None),
     "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", None),
     "exp": ("exp_accurate", "exp_lean"), "expm1": ("expm1_accurate", None),
     "log": ("log_accurate", "log_lean"), "log1p": ("log1p_accurate", None),
@@ -165,9 +167,8 @@ VECTOR_ACCURATE = {
 COST = {
     "sqrt": 2, "exp": 4, "log": 4,
     **dict.fromkeys(("sin", "cos", "tanh", "expm1", "log1p", "log2", "log10", "sinh", "cosh",
-                     "hypot"), 8),
-    **dict.fromkeys(("tan", "atan", "asin", "acos", "asinh", "acosh", "atanh", "atan2",
-                     "pow"), 16),
+                     "asinh", "acosh", "atanh", "hypot"), 8),
+    **dict.fromkeys(("tan", "atan", "asin", "acos", "atan2", "pow"), 16),
 }
 
 # The array object's Python operators, each calling one op of the tables above: ``(stem, op,

@@ -21,10 +21,12 @@ typedef uint64_t ax_mvu __attribute__((vector_size(sizeof(ax_mvd))));
 inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm512_fmadd_pd(a, b, c); }
 // max(a, b), or b where either is NaN (the instruction's rule).
 inline ax_mvd max_v(ax_mvd a, ax_mvd b) { return _mm512_max_pd(a, b); }
+inline ax_mvd sqrt_v(ax_mvd a) { return _mm512_sqrt_pd(a); }
 inline bool any_lane(ax_mvi m) { return _mm512_movepi64_mask((__m512i)m) != 0; }
 #else
 inline ax_mvd fma_v(ax_mvd a, ax_mvd b, ax_mvd c) { return _mm256_fmadd_pd(a, b, c); }
 inline ax_mvd max_v(ax_mvd a, ax_mvd b) { return _mm256_max_pd(a, b); }
+inline ax_mvd sqrt_v(ax_mvd a) { return _mm256_sqrt_pd(a); }
 inline bool any_lane(ax_mvi m) { return _mm256_movemask_pd((__m256d)m) != 0; }
 #endif
 
@@ -300,6 +302,86 @@ inline ax_mvd log10_accurate(ax_mvd x) {
     return log_scaled(x, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57, [](double v) {
         return static_cast<double>(std::log10(static_cast<long double>(v)));
     });
+}
+
+// log(s + sl) as a double-double h + l, for s normal and positive and |sl| at most an ULP of
+// s: log s by log_double, and log(1 + sl / s) = sl / s to 2^-105.
+inline void log_of_double(ax_mvd s, ax_mvd sl, ax_mvd& h, ax_mvd& l) {
+    log_double(log_reduce(s), h, l);
+    l += sl / s;
+}
+
+// The square root of t + tl (t >= 0, |tl| at most an ULP of t) as a double-double q + ql: q
+// rounded, and ql = (t - q^2 + tl) / 2q, t - q^2 exact by FMA (0 where t is 0).
+inline void sqrt_double(ax_mvd t, ax_mvd tl, ax_mvd& q, ax_mvd& ql) {
+    q = sqrt_v(t);
+    const ax_mvd zero = ax_mvd{};
+    ql = q > zero ? (fma_v(-q, q, t) + tl) / (2.0 * q) : zero;
+}
+
+// asinh|x| = log(|x| + sqrt(x^2 + 1)) and acosh x = log(x + sqrt(x^2 - 1)), the argument of the
+// logarithm as a double-double (x^2 exact by FMA, the sums by TwoSum, the square root by
+// sqrt_double) and its logarithm by log_of_double, rounded once; from 2^28, where 1/x^2 is
+// below an ULP of the argument, the argument is 2|x| (exact). asinh puts x's sign back and
+// takes tiny x by its series x - x^3/6 (tiny_series); acosh(1) is 0. Lanes from 2^1000,
+// infinities, NaN and acosh's x below 1 go to the C library in long double (as the scalar
+// kernel).
+template <bool ACOSH> inline ax_mvd asinhacosh_accurate(ax_mvd x) {
+    const ax_mvi sign = ACOSH ? ax_mvi{} : (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    const ax_mvd a = (ax_mvd)((ax_mvi)x ^ sign);
+    const ax_mvi outside = ACOSH ? ~((ax_mvi)(a >= 1.0) & (ax_mvi)(a < 0x1p1000))
+                                 : ~(ax_mvi)(a < 0x1p1000);
+    const ax_mvd one = ax_mvd{} + 1.0;
+    const ax_mvd safe = (ax_mvd)(((ax_mvi)a & ~outside) | ((ax_mvi)one & outside));
+    const ax_mvi big = (ax_mvi)(safe > 0x1p28);
+    const ax_mvd b = (ax_mvd)((ax_mvi)safe & ~big);
+    const ax_mvd sq = b * b;
+    ax_mvd t, tl, q, ql, s, sl;
+    two_sum(sq, ACOSH ? -one : one, t, tl);
+    tl += fma_v(b, b, -sq);
+    sqrt_double(t, tl, q, ql);
+    two_sum(b, q, s, sl);
+    sl += ql;
+    s = (ax_mvd)(((ax_mvi)(2.0 * safe) & big) | ((ax_mvi)s & ~big));
+    sl = (ax_mvd)((ax_mvi)sl & ~big);
+    ax_mvd h, l;
+    log_of_double(s, sl, h, l);
+    ax_mvd r = h + l;
+    if (!ACOSH) r = tiny_series(x, (ax_mvd)((ax_mvi)r | sign), 0.0, -0x1.5555555555555p-3);
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) {
+            return static_cast<double>(ACOSH ? std::acosh(static_cast<long double>(v))
+                                             : std::asinh(static_cast<long double>(v)));
+        });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+inline ax_mvd asinh_accurate(ax_mvd x) { return asinhacosh_accurate<false>(x); }
+inline ax_mvd acosh_accurate(ax_mvd x) { return asinhacosh_accurate<true>(x); }
+
+// atanh|x| = (log(1 + |x|) - log(1 - |x|)) / 2 for |x| < 1: 1 + |x| and 1 - |x| each as the
+// rounded sum and what its rounding lost (Fast2Sum, exact), each logarithm by log_of_double,
+// their difference by TwoSum (exact where the two nearly cancel, |x| small), rounded once;
+// x's sign put back, tiny x by its series x + x^3/3. |x| from 1 and NaN go to the C library
+// (infinities and NaN).
+inline ax_mvd atanh_accurate(ax_mvd x) {
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    const ax_mvd a = (ax_mvd)((ax_mvi)x ^ sign);
+    const ax_mvi outside = ~(ax_mvi)(a < 1.0);
+    const ax_mvd safe = (ax_mvd)((ax_mvi)a & ~outside);
+    const ax_mvd u = 1.0 + safe, v = 1.0 - safe;
+    ax_mvd hu, lu, hv, lv, d, dl;
+    log_of_double(u, safe - (u - 1.0), hu, lu);
+    log_of_double(v, (1.0 - v) - safe, hv, lv);
+    two_sum(hu, -hv, d, dl);
+    const ax_mvd r = 0.5 * (d + (dl + (lu - lv)));
+    const ax_mvd out = tiny_series(x, (ax_mvd)((ax_mvi)r | sign), 0.0, 0x1.5555555555555p-2);
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double w) { return std::atanh(w); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)out & ~outside));
+    }
+    return out;
 }
 
 // sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
