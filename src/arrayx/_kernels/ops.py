@@ -156,7 +156,7 @@ VECTOR_ACCURATE = {
     "log": ("log_accurate", "log_lean"), "log1p": ("log1p_accurate", None),
     "log2": ("log2_accurate", None), "log10": ("log10_accurate", None),
     "sin": ("sin_accurate", "sin_lean"), "sinh": ("sinh_accurate", None),
-    "tanh": ("tanh_accurate", "tanh_lean"),
+    "tan": ("tan_accurate", None), "tanh": ("tanh_accurate", "tanh_lean"),
 }
 
 # What an element of each op costs against one of ``add`` (default 1), a power of two at or
@@ -166,9 +166,9 @@ VECTOR_ACCURATE = {
 # does (``iterate.run``).
 COST = {
     "sqrt": 2, "exp": 4, "log": 4,
-    **dict.fromkeys(("sin", "cos", "tanh", "expm1", "log1p", "log2", "log10", "sinh", "cosh",
-                     "asinh", "acosh", "atanh", "hypot"), 8),
-    **dict.fromkeys(("tan", "atan", "asin", "acos", "atan2", "pow"), 16),
+    **dict.fromkeys(("sin", "cos", "tan", "tanh", "expm1", "log1p", "log2", "log10", "sinh",
+                     "cosh", "asinh", "acosh", "atanh", "hypot"), 8),
+    **dict.fromkeys(("atan", "asin", "acos", "atan2", "pow"), 16),
 }
 
 # The array object's Python operators, each calling one op of the tables above: ``(stem, op,

@@ -427,6 +427,47 @@ template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
 inline ax_mvd sin_accurate(ax_mvd x) { return sincos_accurate<false>(x); }
 inline ax_mvd cos_accurate(ax_mvd x) { return sincos_accurate<true>(x); }
 
+// a + b as a normalised double-double (|l| at most half an ULP of h), for |a| >= |b|.
+inline void fast_two_sum(ax_mvd a, ax_mvd b, ax_mvd& h, ax_mvd& l) {
+    h = a + b;
+    l = b - (h - a);
+}
+
+// tan x for |x| <= 10^5: sin r and cos r as sincos_accurate computes them, each kept as a
+// normalised double-double, and their quotient (sin r / cos r for an even quadrant, -cos r /
+// sin r for an odd one, the divisor at least sin(pi/4) or |r| itself) as a double-double
+// division, rounded once. tan(+-0) keeps its zero's sign; other lanes (and NaN, infinities)
+// go to the C library.
+inline ax_mvd tan_accurate(ax_mvd x) {
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
+    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
+    const ax_mvd q = z - shift;
+    const ax_mvd qb = q * 0x1.1a62633145c07p-54;
+    ax_mvd rh, rl, sh, sl, ch, cl;
+    two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
+    rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
+    const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
+    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
+    const ax_mvd half = 0.5 * r2;
+    fast_two_sum(rh, fma_v(rl, 1.0 - half, rh * r2 * ps), sh, sl);
+    const ax_mvd w = 1.0 - half;
+    fast_two_sum(w, (((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl), ch, cl);
+    const ax_mvi odd = (ax_mvi)(((ax_mvu)z & 1) != 0);
+    const ax_mvd nh = (ax_mvd)(((ax_mvi)(-ch) & odd) | ((ax_mvi)sh & ~odd));
+    const ax_mvd nl = (ax_mvd)(((ax_mvi)(-cl) & odd) | ((ax_mvi)sl & ~odd));
+    const ax_mvd dh = (ax_mvd)(((ax_mvi)sh & odd) | ((ax_mvi)ch & ~odd));
+    const ax_mvd dl = (ax_mvd)(((ax_mvi)sl & odd) | ((ax_mvi)cl & ~odd));
+    const ax_mvd t = nh / dh;
+    ax_mvd r = t + ((fma_v(-t, dh, nh) + nl) - t * dl) / dh;
+    r = x == 0.0 ? x : r;
+    if (any_lane(outside)) {
+        const ax_mvd c = scalar_lanes(x, [](double v) { return std::tan(v); });
+        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
+    }
+    return r;
+}
+
 // The float32 kernels, in float64: each result is within about 2^-40 of its value, so that
 // rounded to float32 it is within 0.5 + 2^-16 ULP. The reductions need no low parts here, and
 // out-of-range lanes are clamped (e^x and tanh of a float32 saturate long before) or, for sin
