@@ -2,8 +2,8 @@
 
 At the AVX2 and AVX-512 levels (``ARRAYX_CPU_LEVEL``) contiguous float32 runs are computed in
 float64 by glibc's vector math library or arrayx's own vector code, and float64 exp, expm1,
-log, log1p, log2, log10, sin, cos, tan, sinh, cosh, tanh, asinh, acosh and atanh by arrayx's
-own vector code; the rest,
+log, log1p, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, atan2, asinh,
+acosh and atanh by arrayx's own vector code; the rest,
 and every op at the baseline, goes through the C library's scalar functions in a wider type
 where glibc's own strays. Whatever the path,
 over uniform, wide (log-uniform magnitudes up to the largest finite values), tiny, subnormal,

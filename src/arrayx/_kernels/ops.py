@@ -149,7 +149,9 @@ VECTOR_MATH = {
 # function of each, and the float64 function its float32 vectors are computed in (None: those
 # keep libmvec's, the op's VECTOR_MATH entry).
 VECTOR_ACCURATE = {
-    "acosh": ("acosh_accurate", None), "asinh": ("asinh_accurate", None),
+    "acos": ("acos_accurate", None), "acosh": ("acosh_accurate", None),
+    "asin": ("asin_accurate", None), "asinh": ("asinh_accurate", None),
+    "atan": ("atan_accurate", None), "atan2": ("atan2_accurate", None),
     "atanh": ("atanh_accurate", None),
     "cos": ("cos_accurate", "cos_lean"), "cosh": ("cosh_accurate", None),
     "exp": ("exp_accurate", "exp_lean"), "expm1": ("expm1_accurate", None),
@@ -167,8 +169,8 @@ VECTOR_ACCURATE = {
 COST = {
     "sqrt": 2, "exp": 4, "log": 4,
     **dict.fromkeys(("sin", "cos", "tan", "tanh", "expm1", "log1p", "log2", "log10", "sinh",
-                     "cosh", "asinh", "acosh", "atanh", "hypot"), 8),
-    **dict.fromkeys(("atan", "asin", "acos", "atan2", "pow"), 16),
+                     "cosh", "atan", "asinh", "acosh", "atanh", "hypot"), 8),
+    **dict.fromkeys(("asin", "acos", "atan2", "pow"), 16),
 }
 
 # The array object's Python operators, each calling one op of the tables above: ``(stem, op,
@@ -339,7 +341,7 @@ def generate_cpu_header() -> str:
             if name in VECTOR_MATH:
                 lines.append(f"AX_VECTOR_MATH_{arity}(op_{name}, {VECTOR_MATH[name]})")
                 if accurate:
-                    lines.append(f"AX_VECTOR_ACCURATE_FLOAT64(op_{name}, {accurate})")
+                    lines.append(f"AX_VECTOR_ACCURATE_FLOAT64_{arity}(op_{name}, {accurate})")
             elif accurate:
                 lines.append(f"AX_VECTOR_ACCURATE(op_{name}, {accurate}, {lean})")
     lines.append("#endif")

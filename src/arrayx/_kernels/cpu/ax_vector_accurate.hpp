@@ -468,6 +468,172 @@ inline ax_mvd tan_accurate(ax_mvd x) {
     return r;
 }
 
+// --- atan, atan2, asin, acos: one arctangent of a double-double quotient ----------------------
+
+// atan(i / 64) for i = 0..64 as double-doubles, from the C library's long double (a 64-bit
+// significand on x86: 2^-11 of a double's ULP).
+struct atan_table {
+    double hi[65], lo[65];
+    atan_table() {
+        for (int i = 0; i <= 64; ++i) {
+            const long double v = std::atan(static_cast<long double>(i) / 64);
+            hi[i] = static_cast<double>(v);
+            lo[i] = static_cast<double>(v - hi[i]);
+        }
+    }
+};
+inline const atan_table ATAN_TABLE{};
+inline ax_mvd lookup(const double* t, ax_mvi i) {
+#if defined(__AVX512F__)
+    return _mm512_i64gather_pd((__m512i)i, t, 8);
+#else
+    return _mm256_i64gather_pd(t, (__m256i)i, 8);
+#endif
+}
+// pi / 2 and pi as double-doubles.
+constexpr double PIO2_HI = 0x1.921fb54442d18p+0, PIO2_LO = 0x1.1a62633145c07p-54;
+// atan(r)'s series after r, highest order first: (-1)^m / (2m+1) for 2m+1 = 11..3.
+constexpr double ATAN_C[] = {-0x1.745d1745d1746p-4, 0x1.c71c71c71c71cp-4, -0x1.2492492492492p-3,
+                             0x1.999999999999ap-3, -0x1.5555555555555p-2};
+
+// (nh + nl) / (dh + dl) as a double-double h + l by one division: h = nh / dh rounded, and
+// what it misses, the remainder nh - h dh (exact by FMA) plus the low parts, over dh.
+inline void divide_double(ax_mvd nh, ax_mvd nl, ax_mvd dh, ax_mvd dl, ax_mvd& h, ax_mvd& l) {
+    const ax_mvd inv = 1.0 / dh;
+    h = nh * inv;
+    l = ((fma_v(-h, dh, nh) + nl) - h * dl) * inv;
+}
+
+// atan((nh + nl) / (dh + dl)) as a double-double h + l, for 0 <= n <= d (d positive, the
+// quotient not below 2^-1000): t = n / d as a double-double, c = i / 64 the nearest table
+// point, atan t = atan c + atan r with r = (t - c) / (1 + t c) (|r| <= 2^-7; t - c exact, the
+// divisor a double-double), atan r by its series to r^11, the sum a double-double.
+inline void atan_ratio(ax_mvd nh, ax_mvd nl, ax_mvd dh, ax_mvd dl, ax_mvd& h, ax_mvd& l) {
+    ax_mvd th, tl;
+    divide_double(nh, nl, dh, dl, th, tl);
+    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
+    const ax_mvd z = fma_v(th, ax_mvd{} + 64.0, shift);
+    const ax_mvi i = (ax_mvi)z & 127;
+    const ax_mvd c = (z - shift) * 0x1p-6;
+    ax_mvd uh, ul, vh, vl;
+    two_sum(th - c, tl, uh, ul);
+    const ax_mvd p = th * c;
+    fast_two_sum(ax_mvd{} + 1.0, p, vh, vl);
+    vl += fma_v(th, c, -p) + tl * c;
+    ax_mvd rh, rl;
+    divide_double(uh, ul, vh, vl, rh, rl);
+    const ax_mvd r2 = rh * rh;
+    ax_mvd e;
+    two_sum(lookup(ATAN_TABLE.hi, i), rh, h, e);
+    l = e + (lookup(ATAN_TABLE.lo, i) + (rl + rh * r2 * horner(r2, ATAN_C)));
+}
+
+// c - (h + l) as a double-double (c = ch + cl, pi / 2 or pi, above h + l).
+inline void from_angle(double ch, double cl, ax_mvd& h, ax_mvd& l) {
+    ax_mvd e;
+    two_sum(ax_mvd{} + ch, -h, h, e);
+    l = e + (cl - l);
+}
+
+// atan(a / b) for a, b >= 0 as a double-double: atan_ratio of the smaller over the larger,
+// from pi / 2 where a is the larger.
+inline void atan_of(ax_mvd ah, ax_mvd al, ax_mvd bh, ax_mvd bl, ax_mvd& h, ax_mvd& l) {
+    const ax_mvi swap = (ax_mvi)(ah > bh);
+    const ax_mvd nh = (ax_mvd)(((ax_mvi)bh & swap) | ((ax_mvi)ah & ~swap));
+    const ax_mvd nl = (ax_mvd)(((ax_mvi)bl & swap) | ((ax_mvi)al & ~swap));
+    const ax_mvd dh = (ax_mvd)(((ax_mvi)ah & swap) | ((ax_mvi)bh & ~swap));
+    const ax_mvd dl = (ax_mvd)(((ax_mvi)al & swap) | ((ax_mvi)bl & ~swap));
+    atan_ratio(nh, nl, dh, dl, h, l);
+    ax_mvd fh = h, fl = l;
+    from_angle(PIO2_HI, PIO2_LO, fh, fl);
+    h = (ax_mvd)(((ax_mvi)fh & swap) | ((ax_mvi)h & ~swap));
+    l = (ax_mvd)(((ax_mvi)fl & swap) | ((ax_mvi)l & ~swap));
+}
+
+// The lanes of r where keep is set, f's C library values elsewhere.
+template <class F> inline ax_mvd with_scalar(ax_mvd x, ax_mvd r, ax_mvi keep, F f) {
+    if (!any_lane(~keep)) return r;
+    const ax_mvd c = scalar_lanes(x, f);
+    return (ax_mvd)(((ax_mvi)r & keep) | ((ax_mvi)c & ~keep));
+}
+
+// atan x = atan(|x| / 1) with x's sign, tiny x by its series x - x^3/3; |x| from 2^1000,
+// infinities and NaN go to the C library.
+inline ax_mvd atan_accurate(ax_mvd x) {
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    const ax_mvd a = (ax_mvd)((ax_mvi)x ^ sign);
+    const ax_mvi keep = (ax_mvi)(a < 0x1p1000);
+    const ax_mvd one = ax_mvd{} + 1.0, zero = ax_mvd{};
+    ax_mvd h, l;
+    atan_of((ax_mvd)((ax_mvi)a & keep), zero, one, zero, h, l);
+    const ax_mvd r = tiny_series(x, (ax_mvd)((ax_mvi)(h + l) | sign), 0.0, -0x1.5555555555555p-2);
+    return with_scalar(x, r, keep, [](double v) { return std::atan(v); });
+}
+
+// sqrt(1 - a^2) for 0 <= a < 1 as a double-double: 1 - a^2 exact as one (a^2 by FMA), then
+// sqrt_double.
+inline void cosine_of_sine(ax_mvd a, ax_mvd& h, ax_mvd& l) {
+    const ax_mvd sq = a * a;
+    ax_mvd t, tl;
+    fast_two_sum(ax_mvd{} + 1.0, -sq, t, tl);
+    tl -= fma_v(a, a, -sq);
+    sqrt_double(t, tl, h, l);
+}
+
+// asin x = atan(|x| / sqrt(1 - x^2)) with x's sign, tiny x by its series x + x^3/6; acos x =
+// atan(sqrt(1 - x^2) / |x|), from pi for a negative x. |x| from 1 and NaN go to the C library.
+template <bool ACOS> inline ax_mvd asinacos_accurate(ax_mvd x) {
+    const ax_mvi sign = (ax_mvi)x & (ax_mvi)(-ax_mvd{});
+    const ax_mvd a = (ax_mvd)((ax_mvi)x ^ sign);
+    const ax_mvi keep = (ax_mvi)(a < 1.0);
+    const ax_mvd safe = (ax_mvd)((ax_mvi)a & keep), zero = ax_mvd{};
+    ax_mvd ch, cl, h, l;
+    cosine_of_sine(safe, ch, cl);
+    ax_mvd r;
+    if (ACOS) {
+        atan_of(ch, cl, safe, zero, h, l);
+        ax_mvd fh = h, fl = l;
+        from_angle(2 * PIO2_HI, 2 * PIO2_LO, fh, fl);
+        const ax_mvi negative = sign != 0;
+        r = (ax_mvd)(((ax_mvi)(fh + fl) & negative) | ((ax_mvi)(h + l) & ~negative));
+    } else {
+        atan_of(safe, zero, ch, cl, h, l);
+        r = tiny_series(x, (ax_mvd)((ax_mvi)(h + l) | sign), 0.0, 0x1.5555555555555p-3);
+    }
+    return with_scalar(x, r, keep, [](double v) { return ACOS ? std::acos(v) : std::asin(v); });
+}
+inline ax_mvd asin_accurate(ax_mvd x) { return asinacos_accurate<false>(x); }
+inline ax_mvd acos_accurate(ax_mvd x) { return asinacos_accurate<true>(x); }
+
+// atan2(y, x) = atan(|y| / |x|), from pi for a negative x, with y's sign. Lanes where |x| or
+// |y| is outside [2^-500, 2^500] (zeros, infinities and NaN among them) go to the C library.
+inline ax_mvd atan2_accurate(ax_mvd y, ax_mvd x) {
+    const ax_mvi abs_mask = ~(ax_mvi)(-ax_mvd{});
+    const ax_mvi ysign = (ax_mvi)y & ~abs_mask;
+    const ax_mvd a = (ax_mvd)((ax_mvi)y & abs_mask), b = (ax_mvd)((ax_mvi)x & abs_mask);
+    const ax_mvi keep = (ax_mvi)(a >= 0x1p-500) & (ax_mvi)(a <= 0x1p500) &
+                        (ax_mvi)(b >= 0x1p-500) & (ax_mvi)(b <= 0x1p500);
+    const ax_mvd one = ax_mvd{} + 1.0, zero = ax_mvd{};
+    const ax_mvd sa = (ax_mvd)(((ax_mvi)a & keep) | ((ax_mvi)one & ~keep));
+    const ax_mvd sb = (ax_mvd)(((ax_mvi)b & keep) | ((ax_mvi)one & ~keep));
+    ax_mvd h, l;
+    atan_of(sa, zero, sb, zero, h, l);
+    ax_mvd fh = h, fl = l;
+    from_angle(2 * PIO2_HI, 2 * PIO2_LO, fh, fl);
+    const ax_mvi negative = (ax_mvi)(x < zero);
+    const ax_mvd r = (ax_mvd)((((ax_mvi)(fh + fl) & negative) | ((ax_mvi)(h + l) & ~negative)) |
+                              ysign);
+    if (!any_lane(~keep)) return r;
+    constexpr int W = sizeof(ax_mvd) / sizeof(double);
+    double yv[W], xv[W];
+    std::memcpy(yv, &y, sizeof yv);
+    std::memcpy(xv, &x, sizeof xv);
+    for (int k = 0; k < W; ++k) yv[k] = std::atan2(yv[k], xv[k]);
+    ax_mvd c;
+    std::memcpy(&c, yv, sizeof c);
+    return (ax_mvd)(((ax_mvi)r & keep) | ((ax_mvi)c & ~keep));
+}
+
 // The float32 kernels, in float64: each result is within about 2^-40 of its value, so that
 // rounded to float32 it is within 0.5 + 2^-16 ULP. The reductions need no low parts here, and
 // out-of-range lanes are clamped (e^x and tanh of a float32 saturate long before) or, for sin

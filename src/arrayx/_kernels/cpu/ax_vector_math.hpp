@@ -92,11 +92,16 @@ template <class F> inline ax_mvf via_double(ax_mvf x, ax_mvf y, F f) {
         static ax_mvf f(ax_mvf x, ax_mvf y) { return via_double(x, y, AX_MV_D2(NAME)); }        \
     };
 // OP's float64 vectors through FN of ax_vector_accurate.hpp (within one ULP), its float32
-// vectors kept on libmvec (the op's AX_VECTOR_MATH_1 line).
-#define AX_VECTOR_ACCURATE_FLOAT64(OP, FN)                                                      \
+// vectors kept on libmvec (the op's AX_VECTOR_MATH_1 or _2 line).
+#define AX_VECTOR_ACCURATE_FLOAT64_1(OP, FN)                                                    \
     template <> struct vector_math<OP, double> {                                                \
         static constexpr bool available = true;                                                 \
         static ax_mvd f(ax_mvd x) { return FN(x); }                                             \
+    };
+#define AX_VECTOR_ACCURATE_FLOAT64_2(OP, FN)                                                    \
+    template <> struct vector_math<OP, double> {                                                \
+        static constexpr bool available = true;                                                 \
+        static ax_mvd f(ax_mvd x, ax_mvd y) { return FN(x, y); }                                \
     };
 // OP's float64 vectors through FN of ax_vector_accurate.hpp (within one ULP), and its float32
 // vectors through LEAN in float64.
