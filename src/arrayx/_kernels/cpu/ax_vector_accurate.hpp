@@ -40,6 +40,13 @@ template <class F> inline ax_mvd scalar_lanes(ax_mvd x, F f) {
     return x;
 }
 
+// The lanes of r where keep is set, f's C library values elsewhere.
+template <class F> inline ax_mvd with_scalar(ax_mvd x, ax_mvd r, ax_mvi keep, F f) {
+    if (!any_lane(~keep)) return r;
+    const ax_mvd c = scalar_lanes(x, f);
+    return (ax_mvd)(((ax_mvi)r & keep) | ((ax_mvi)c & ~keep));
+}
+
 // s + e == a + b exactly (Knuth's TwoSum).
 inline void two_sum(ax_mvd a, ax_mvd b, ax_mvd& s, ax_mvd& e) {
     s = a + b;
@@ -165,14 +172,10 @@ template <bool MINUS> inline ax_mvd sinhcosh_accurate(ax_mvd x) {
     two_sum(h, other_t, h, l3);
     ax_mvd r = 0.5 * (h + (((l1 + l2) + l3) + (up.scale * up.p + other_p)));
     if (MINUS) r = (ax_mvd)((ax_mvi)r | sign);
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) {
-            return static_cast<double>(MINUS ? std::sinh(static_cast<long double>(v))
-                                             : std::cosh(static_cast<long double>(v)));
-        });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
-    }
-    return r;
+    return with_scalar(x, r, ~outside, [](double v) {
+        return static_cast<double>(MINUS ? std::sinh(static_cast<long double>(v))
+                                         : std::cosh(static_cast<long double>(v)));
+    });
 }
 inline ax_mvd sinh_accurate(ax_mvd x) { return sinhcosh_accurate<true>(x); }
 inline ax_mvd cosh_accurate(ax_mvd x) { return sinhcosh_accurate<false>(x); }
@@ -196,11 +199,7 @@ inline ax_mvd expm1_accurate(ax_mvd x) {
     two_sum(e.scale, ax_mvd{} - 1.0, a, al);
     two_sum(a, e.scale * e.t, b, bl);
     const ax_mvd r = tiny_series(x, b + ((al + bl) + e.scale * e.p), 0.5, 0x1.5555555555555p-3);
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) { return std::expm1(v); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
-    }
-    return r;
+    return with_scalar(x, r, ~outside, [](double v) { return std::expm1(v); });
 }
 
 // The lanes of a logarithm outside the normal positive range, in the vector as the C library
@@ -348,14 +347,10 @@ template <bool ACOSH> inline ax_mvd asinhacosh_accurate(ax_mvd x) {
     log_of_double(s, sl, h, l);
     ax_mvd r = h + l;
     if (!ACOSH) r = tiny_series(x, (ax_mvd)((ax_mvi)r | sign), 0.0, -0x1.5555555555555p-3);
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) {
-            return static_cast<double>(ACOSH ? std::acosh(static_cast<long double>(v))
-                                             : std::asinh(static_cast<long double>(v)));
-        });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
-    }
-    return r;
+    return with_scalar(x, r, ~outside, [](double v) {
+        return static_cast<double>(ACOSH ? std::acosh(static_cast<long double>(v))
+                                         : std::asinh(static_cast<long double>(v)));
+    });
 }
 inline ax_mvd asinh_accurate(ax_mvd x) { return asinhacosh_accurate<false>(x); }
 inline ax_mvd acosh_accurate(ax_mvd x) { return asinhacosh_accurate<true>(x); }
@@ -377,11 +372,7 @@ inline ax_mvd atanh_accurate(ax_mvd x) {
     two_sum(hu, -hv, d, dl);
     const ax_mvd r = 0.5 * (d + (dl + (lu - lv)));
     const ax_mvd out = tiny_series(x, (ax_mvd)((ax_mvi)r | sign), 0.0, 0x1.5555555555555p-2);
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double w) { return std::atanh(w); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)out & ~outside));
-    }
-    return out;
+    return with_scalar(x, out, ~outside, [](double w) { return std::atanh(w); });
 }
 
 // sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
@@ -399,11 +390,7 @@ template <bool COS, class Reduce> inline ax_mvd sincos_quadrant(ax_mvd x, Reduce
     ax_mvd r = (n & 1) != 0 ? cos_r : sin_r;
     r = (ax_mvd)((ax_mvu)r ^ ((n & 2) << 62));
     if (!COS) r = x == 0.0 ? x : r;
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) { return COS ? std::cos(v) : std::sin(v); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
-    }
-    return r;
+    return with_scalar(x, r, ~outside, [](double v) { return COS ? std::cos(v) : std::sin(v); });
 }
 
 // sincos_quadrant for float64: r = rh + rl, x - q A exact by FMA (both multiples of ulp(x) or
@@ -461,11 +448,7 @@ inline ax_mvd tan_accurate(ax_mvd x) {
     const ax_mvd t = nh / dh;
     ax_mvd r = t + ((fma_v(-t, dh, nh) + nl) - t * dl) / dh;
     r = x == 0.0 ? x : r;
-    if (any_lane(outside)) {
-        const ax_mvd c = scalar_lanes(x, [](double v) { return std::tan(v); });
-        return (ax_mvd)(((ax_mvi)c & outside) | ((ax_mvi)r & ~outside));
-    }
-    return r;
+    return with_scalar(x, r, ~outside, [](double v) { return std::tan(v); });
 }
 
 // --- atan, atan2, asin, acos: one arctangent of a double-double quotient ----------------------
@@ -548,13 +531,6 @@ inline void atan_of(ax_mvd ah, ax_mvd al, ax_mvd bh, ax_mvd bl, ax_mvd& h, ax_mv
     from_angle(PIO2_HI, PIO2_LO, fh, fl);
     h = (ax_mvd)(((ax_mvi)fh & swap) | ((ax_mvi)h & ~swap));
     l = (ax_mvd)(((ax_mvi)fl & swap) | ((ax_mvi)l & ~swap));
-}
-
-// The lanes of r where keep is set, f's C library values elsewhere.
-template <class F> inline ax_mvd with_scalar(ax_mvd x, ax_mvd r, ax_mvi keep, F f) {
-    if (!any_lane(~keep)) return r;
-    const ax_mvd c = scalar_lanes(x, f);
-    return (ax_mvd)(((ax_mvi)r & keep) | ((ax_mvi)c & ~keep));
 }
 
 // atan x = atan(|x| / 1) with x's sign, tiny x by its series x - x^3/3; |x| from 2^1000,
