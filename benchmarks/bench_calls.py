@@ -3,9 +3,11 @@
 Each case is a call a program makes in a loop (a clip, a mask, a gather, a transcendental
 function), on arrays small enough that arrayx runs it on the calling thread, as NumPy does:
 here a slow path shows at its full cost, where at 10^7 elements two threads could hide it.
-Cases without a target report where arrayx still trails NumPy (the float64 functions that
-compute through two exponentials or a double-double logarithm to stay within one ULP, where
-NumPy's SVML functions stray up to 4; ``vecdot`` of short rows).
+Cases without a target report where arrayx still trails NumPy on one core (the float64
+functions that compute through two exponentials, a double-double logarithm or a
+double-double quotient to stay within one ULP, where NumPy's SVML functions stray up to 4;
+those costing 8 adds an element or more run on the kernel threads from 2^15 elements);
+``vecdot`` of short rows).
 """
 
 from __future__ import annotations
@@ -83,6 +85,11 @@ def run(repeats: int) -> list[Timing]:
         case("log1p", lambda: xp.log1p(pos), lambda: np.log1p(pos_np), None, exact=False),
         case("expm1", lambda: xp.expm1(a), lambda: np.expm1(a_np), None, exact=False),
         case("sinh", lambda: xp.sinh(a), lambda: np.sinh(a_np), None, exact=False),
+        case("tan", lambda: xp.tan(a), lambda: np.tan(a_np), None, exact=False),
+        case("asin", lambda: xp.asin(a / 2), lambda: np.arcsin(a_np / 2), None, exact=False),
+        case("atan2", lambda: xp.atan2(a, pos), lambda: np.arctan2(a_np, pos_np), None,
+             exact=False),
+        case("asinh", lambda: xp.asinh(a), lambda: np.arcsinh(a_np), None, exact=False),
         case("vecdot of rows of 64", lambda: xp.vecdot(rows, rows),
              lambda: np.vecdot(rows_np, rows_np), None, exact=False),
     ]
