@@ -375,40 +375,59 @@ inline ax_mvd atanh_accurate(ax_mvd x) {
     return with_scalar(x, out, ~outside, [](double w) { return std::atanh(w); });
 }
 
-// sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes (and NaN, infinities) go
-// to the C library. x = q pi/2 + r, q in the low bits of z; reduce(q, sin_r, cos_r) gives sin r
-// and cos r, and the quadrant q mod 4 picks one of them and the sign. sin(+-0) keeps its zero's
-// sign.
-template <bool COS, class Reduce> inline ax_mvd sincos_quadrant(ax_mvd x, Reduce reduce) {
+// x = q pi/2 + r: q = round(x 2/pi), also in the low bits of z, and the lanes whose |x| is
+// above 10^5 (and NaN, infinities), which the C library takes.
+struct quadrant {
+    ax_mvd z, q;
+    ax_mvi outside;
+};
+inline quadrant quadrant_of(ax_mvd x) {
     const ax_mvd shift = ax_mvd{} + 0x1.8p52;
-    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
     const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
-    const ax_mvd q = z - shift;
+    return {z, z - shift, ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5)};
+}
+
+// sin x (COS false) or cos x (COS true) for |x| <= 10^5; other lanes go to the C library.
+// reduce(q, sin_r, cos_r) gives sin r and cos r, and the quadrant q mod 4 picks one of them and
+// the sign. sin(+-0) keeps its zero's sign.
+template <bool COS, class Reduce> inline ax_mvd sincos_quadrant(ax_mvd x, Reduce reduce) {
+    const quadrant qd = quadrant_of(x);
     ax_mvd sin_r, cos_r;
-    reduce(q, sin_r, cos_r);
-    const ax_mvu n = (ax_mvu)z + (COS ? 1 : 0);
+    reduce(qd.q, sin_r, cos_r);
+    const ax_mvu n = (ax_mvu)qd.z + (COS ? 1 : 0);
     ax_mvd r = (n & 1) != 0 ? cos_r : sin_r;
     r = (ax_mvd)((ax_mvu)r ^ ((n & 2) << 62));
     if (!COS) r = x == 0.0 ? x : r;
-    return with_scalar(x, r, ~outside, [](double v) { return COS ? std::cos(v) : std::sin(v); });
+    return with_scalar(x, r, ~qd.outside,
+                       [](double v) { return COS ? std::cos(v) : std::sin(v); });
 }
 
-// sincos_quadrant for float64: r = rh + rl, x - q A exact by FMA (both multiples of ulp(x) or
-// 2^-53, the difference below 2^53 of them), and q B, q C (pi/2 = A + B + C to 2^-160)
-// subtracted as a double-double. sin and cos of r by their series to r^19 and r^20
-// (|r| <= pi/4), with rl's first-order term and, for cos, 1 - r^2/2 taken exactly.
+// sin r and cos r for float64 x = q pi/2 + r, each as a high part and a low one (not
+// normalised): r = rh + rl, x - q A exact by FMA (both multiples of ulp(x) or 2^-53, the
+// difference below 2^53 of them), and q B, q C (pi/2 = A + B + C to 2^-160) subtracted as a
+// double-double. sin and cos of r by their series to r^19 and r^20 (|r| <= pi/4), with rl's
+// first-order term and, for cos, 1 - r^2/2 taken exactly.
+inline void sincos_double(ax_mvd x, ax_mvd q, ax_mvd& sh, ax_mvd& sl, ax_mvd& ch, ax_mvd& cl) {
+    const ax_mvd qb = q * 0x1.1a62633145c07p-54;
+    ax_mvd rh, rl;
+    two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
+    rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
+    const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
+    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
+    const ax_mvd half = 0.5 * r2;
+    sh = rh;
+    sl = fma_v(rl, 1.0 - half, rh * r2 * ps);
+    ch = 1.0 - half;
+    cl = (((1.0 - ch) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl);
+}
+
+// sincos_quadrant for float64: sin r and cos r by sincos_double, each summed once.
 template <bool COS> inline ax_mvd sincos_accurate(ax_mvd x) {
     return sincos_quadrant<COS>(x, [x](ax_mvd q, ax_mvd& sin_r, ax_mvd& cos_r) {
-        const ax_mvd qb = q * 0x1.1a62633145c07p-54;
-        ax_mvd rh, rl;
-        two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
-        rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
-        const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
-        const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
-        const ax_mvd half = 0.5 * r2;
-        sin_r = rh + fma_v(rl, 1.0 - half, rh * r2 * ps);
-        const ax_mvd w = 1.0 - half;
-        cos_r = w + ((((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl));
+        ax_mvd sh, sl, ch, cl;
+        sincos_double(x, q, sh, sl, ch, cl);
+        sin_r = sh + sl;
+        cos_r = ch + cl;
     });
 }
 inline ax_mvd sin_accurate(ax_mvd x) { return sincos_accurate<false>(x); }
@@ -420,27 +439,17 @@ inline void fast_two_sum(ax_mvd a, ax_mvd b, ax_mvd& h, ax_mvd& l) {
     l = b - (h - a);
 }
 
-// tan x for |x| <= 10^5: sin r and cos r as sincos_accurate computes them, each kept as a
-// normalised double-double, and their quotient (sin r / cos r for an even quadrant, -cos r /
-// sin r for an odd one, the divisor at least sin(pi/4) or |r| itself) as a double-double
-// division, rounded once. tan(+-0) keeps its zero's sign; other lanes (and NaN, infinities)
-// go to the C library.
+// tan x for |x| <= 10^5: sin r and cos r by sincos_double, each normalised as a
+// double-double, and their quotient (sin r / cos r for an even quadrant, -cos r / sin r for an
+// odd one, the divisor at least sin(pi/4) or |r| itself) as a double-double division, rounded
+// once. tan(+-0) keeps its zero's sign; other lanes (and NaN, infinities) go to the C library.
 inline ax_mvd tan_accurate(ax_mvd x) {
-    const ax_mvd shift = ax_mvd{} + 0x1.8p52;
-    const ax_mvi outside = ~(ax_mvi)((ax_mvd)((ax_mvi)x & 0x7fffffffffffffff) <= 1e5);
-    const ax_mvd z = fma_v(x, ax_mvd{} + 0x1.45f306dc9c883p-1, shift);
-    const ax_mvd q = z - shift;
-    const ax_mvd qb = q * 0x1.1a62633145c07p-54;
-    ax_mvd rh, rl, sh, sl, ch, cl;
-    two_sum(fma_v(-q, ax_mvd{} + 0x1.921fb54442d18p+0, x), -qb, rh, rl);
-    rl -= fma_v(q, ax_mvd{} + 0x1.1a62633145c07p-54, -qb) + q * -0x1.f1976b7ed8fbcp-110;
-    const ax_mvd r2 = rh * rh, r2_low = fma_v(rh, rh, -r2);
-    const ax_mvd ps = horner(r2, SIN_C), pc = horner(r2, COS_C);
-    const ax_mvd half = 0.5 * r2;
-    fast_two_sum(rh, fma_v(rl, 1.0 - half, rh * r2 * ps), sh, sl);
-    const ax_mvd w = 1.0 - half;
-    fast_two_sum(w, (((1.0 - w) - half) - 0.5 * r2_low) + fma_v(r2 * r2, pc, -rh * rl), ch, cl);
-    const ax_mvi odd = (ax_mvi)(((ax_mvu)z & 1) != 0);
+    const quadrant qd = quadrant_of(x);
+    ax_mvd sh, sl, ch, cl;
+    sincos_double(x, qd.q, sh, sl, ch, cl);
+    fast_two_sum(sh, sl, sh, sl);
+    fast_two_sum(ch, cl, ch, cl);
+    const ax_mvi odd = (ax_mvi)(((ax_mvu)qd.z & 1) != 0);
     const ax_mvd nh = (ax_mvd)(((ax_mvi)(-ch) & odd) | ((ax_mvi)sh & ~odd));
     const ax_mvd nl = (ax_mvd)(((ax_mvi)(-cl) & odd) | ((ax_mvi)sl & ~odd));
     const ax_mvd dh = (ax_mvd)(((ax_mvi)sh & odd) | ((ax_mvi)ch & ~odd));
@@ -448,7 +457,7 @@ inline ax_mvd tan_accurate(ax_mvd x) {
     const ax_mvd t = nh / dh;
     ax_mvd r = t + ((fma_v(-t, dh, nh) + nl) - t * dl) / dh;
     r = x == 0.0 ? x : r;
-    return with_scalar(x, r, ~outside, [](double v) { return std::tan(v); });
+    return with_scalar(x, r, ~qd.outside, [](double v) { return std::tan(v); });
 }
 
 // --- atan, atan2, asin, acos: one arctangent of a double-double quotient ----------------------

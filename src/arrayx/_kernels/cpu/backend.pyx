@@ -17,7 +17,7 @@ from arrayx._kernels.cpu cimport iterate
 from arrayx._kernels.cpu cimport kernels as K
 from arrayx._kernels.blas cimport Lapack, blas_int, lapack
 from arrayx._kernels.dtype_codes cimport (
-    DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, KB_INT, KB_REAL_FLOAT, of_kind,
+    DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, KB_INT, KB_REAL_FLOAT, of_kind,
 )
 from arrayx._kernels.plans cimport (
     MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat, MatmulPlan,
@@ -465,6 +465,11 @@ cdef inline const void* minus_one(int code) noexcept nogil:
     return &MINUS_ONE_SINGLE if single(code) else &MINUS_ONE_DOUBLE
 
 
+cdef inline int64_t lapack_itemsize(int code) noexcept nogil:
+    """The bytes of an element of LAPACK's dtype ``code`` (float32 ... complex128)."""
+    return 4 if code == DT_FLOAT32 else 16 if code == DT_COMPLEX128 else 8
+
+
 cdef void gemm(int code, char ta, char tb, blas_int m, blas_int n, blas_int k, char* a,
                blas_int lda, char* b, blas_int ldb, char* c) noexcept nogil:
     """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
@@ -636,7 +641,7 @@ cdef blas_int _lu(int code, blas_int m, blas_int n, char* a, blas_int lda,
     if n <= LU_PANEL:
         return _getrf(code, m, n, a, lda, ipiv)
     cdef int t = code - DT_FLOAT32
-    cdef int64_t isz = (4 if t == 0 else 8 if t < 3 else 16)  # float32 ... complex128
+    cdef int64_t isz = lapack_itemsize(code)
     cdef blas_int n1 = max(LU_PANEL, n // 2 // LU_PANEL * LU_PANEL)
     cdef blas_int n2 = n - n1, rest = m - n1, step = 1, first = 1, last = n1, i
     cdef char left = b"L", lower = b"L", none = b"N", unit = b"U"
@@ -698,7 +703,7 @@ cdef void _trsm(int code, char uplo, char trans, char diag, blas_int m, blas_int
     if m <= TRSM_LEAF:
         BLAS.trsm[tc](&left, &uplo, &trans, &diag, &m, &k, one(code), t, &ldt, b, &ldb)
         return
-    cdef int64_t isz = 4 if tc == 0 else 8 if tc < 3 else 16  # float32 ... complex128
+    cdef int64_t isz = lapack_itemsize(code)
     cdef blas_int h = m // 2
     cdef blas_int r = m - h
     cdef char* t22 = t + (h + <int64_t>h * ldt) * isz
