@@ -4,18 +4,30 @@
 // Why not OpenMP: GNU OpenMP's idle workers spin for up to 300,000 pause loops (milliseconds)
 // after each parallel region, holding the cores OpenBLAS's threads need for the product that
 // follows, and a static or guided split waits for a worker that another process keeps off its
-// core. Here a worker spins only briefly (AX_POOL_SPIN pauses, some tens of microseconds), then
-// looks for work between sched_yield calls, which hand its core to any thread that wants it,
-// for AX_POOL_YIELD_US, and then sleeps on a condition variable; the units are small and taken
-// one at a time, so the calling thread finishes what a descheduled worker has not started. No
-// process-wide setting changes: the pool is arrayx's alone.
+// core. Here a worker spins only briefly (AX_POOL_SPIN pauses, tens of microseconds), then
+// sleeps on a condition variable; the units are small and taken one at a time, so the calling
+// thread finishes what a late or descheduled worker has not started. No process-wide setting
+// changes: the pool is arrayx's alone.
+//
+// An idle worker does not keep looking between sched_yield calls: a yielding thread stays
+// runnable, and the scheduler shares a core between it and OpenBLAS's threads. On the 2-core
+// Xeon (Emerald Rapids) ten milliseconds of yielding made the workloads that alternate
+// products and elementwise ops 10-25% slower and their times bimodal (the MLP step 60-94 ms,
+// one thread 63), where waking a sleeping worker costs the next job 0.03-0.05 ms (an exp of
+// 10^6 elements, 0.6 ms, after a gap of 1-5 ms).
 //
 // On a machine whose cores are busy with other work, a worker that holds a unit can lose its
 // core for a scheduler time slice (milliseconds), and the caller waits for it: more threads
 // than free cores is slower than one thread. So the caller times each job: when it waited for
 // other threads' units more than a quarter of the job (and over 50 us), the next jobs run on
 // the caller alone for a while (5 ms, doubling while probes keep finding the cores busy, up to
-// half a second), after which one job tries the workers again.
+// half a second), after which one job tries the workers again. The same happens when
+// AX_POOL_ABSENT_JOBS jobs in a row ran on the caller alone, no worker having taken a unit:
+// OpenBLAS's idle threads keep looking for work between sched_yield calls for a tenth of a
+// second after each product, and a worker woken beside them waited milliseconds for a core,
+// then took it from the caller or from the next product (on the 2-core Xeon the MLP step of
+// the workloads spent 1.1 s of its worker's 1.4 s waiting to run, and took 60-94 ms against
+// one thread's 63; with the rule, 56-57 ms).
 //
 // The job's counter holds the job's generation in its high 24 bits and the next unit in its low
 // 40: a worker claims a unit by a compare-and-swap that names the generation it read, so a
@@ -45,14 +57,8 @@ constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 #ifndef AX_POOL_SPIN
 #define AX_POOL_SPIN 2000
 #endif
-// After its pause loop an idle worker keeps looking for this long, yielding its core at each
-// look (a thread that needs the core, OpenBLAS's or another process's, gets it at once), then
-// sleeps; it sleeps at once when a yield comes back late (another thread ran meanwhile).
-// Waking a sleeping thread costs a system call and, on a virtual machine, up to a millisecond
-// before it runs: without this the second thread of a 3 ms operation that follows another
-// library's call joined too late to help.
-#ifndef AX_POOL_YIELD_US
-#define AX_POOL_YIELD_US 10000
+#ifndef AX_POOL_ABSENT_JOBS
+#define AX_POOL_ABSENT_JOBS 3
 #endif
 
 inline void pause() noexcept {
@@ -79,6 +85,7 @@ struct Pool {
     // last contended probe sent them there.
     std::chrono::steady_clock::time_point serial_until{};
     std::chrono::microseconds backoff{0};
+    int absent = 0;                      // jobs in a row that no worker took a unit of
     std::mutex submit;                   // one job at a time
     std::mutex sleep;
     std::condition_variable wake;
@@ -110,13 +117,15 @@ inline int64_t claim(Pool* p, uint64_t gen, int64_t units) noexcept {
     return -1;
 }
 
-// Run units of the job whose generation is gen until none is left.
-inline void work(Pool* p, uint64_t gen, unit_fn fn, void* ctx, int64_t units) noexcept {
-    int64_t u;
+// Run units of the job whose generation is gen until none is left; how many this thread ran.
+inline int64_t work(Pool* p, uint64_t gen, unit_fn fn, void* ctx, int64_t units) noexcept {
+    int64_t u, ran = 0;
     while ((u = claim(p, gen, units)) >= 0) {
         fn(ctx, u);
         p->finished.fetch_add(1, std::memory_order_acq_rel);
+        ++ran;
     }
+    return ran;
 }
 
 inline void worker_loop(Pool* p, int index) noexcept {
@@ -126,20 +135,6 @@ inline void worker_loop(Pool* p, int index) noexcept {
         for (int spin = 0; now == seen && spin < AX_POOL_SPIN; ++spin) {
             pause();
             now = p->posted.load(std::memory_order_acquire);
-        }
-        if (now == seen) {
-            // A yield that took long ran another thread here, one that needs this core (say
-            // OpenBLAS's): leave it the core and sleep.
-            using clock = std::chrono::steady_clock;
-            const clock::time_point until = clock::now() +
-                                            std::chrono::microseconds(AX_POOL_YIELD_US);
-            for (clock::time_point before = clock::now(); now == seen;) {
-                sched_yield();
-                now = p->posted.load(std::memory_order_acquire);
-                const clock::time_point after = clock::now();
-                if (after > until || after - before > std::chrono::microseconds(50)) break;
-                before = after;
-            }
         }
         if (now == seen) {
             std::unique_lock<std::mutex> lock(p->sleep);
@@ -196,25 +191,28 @@ inline void parallel_for(int64_t units, int threads, unit_fn fn, void* ctx) noex
         std::lock_guard<std::mutex> lock(p->sleep);
         p->wake.notify_all();
     }
-    work(p, gen, fn, ctx, units);
+    const bool alone = work(p, gen, fn, ctx, units) == units;
+    bool contended = alone && ++p->absent >= AX_POOL_ABSENT_JOBS;
     // Units a worker still runs: wait for them, giving the core away if it takes long.
-    if (p->finished.load(std::memory_order_acquire) < units) {
+    if (!alone) {
+        p->absent = 0;
         const clock::time_point own = clock::now();
         for (int spin = 0; p->finished.load(std::memory_order_acquire) < units; ++spin) {
             if (spin < AX_POOL_SPIN) pause();
             else sched_yield();
         }
         const clock::time_point end = clock::now();
-        if (end - own > std::chrono::microseconds(50) && (end - own) * 4 > end - start) {
-            using std::chrono::microseconds;
-            p->backoff = p->backoff < microseconds(5000) ? microseconds(5000)
-                         : p->backoff * 2 > microseconds(500000) ? microseconds(500000)
-                         : p->backoff * 2;
-            p->serial_until = end + p->backoff;
-            return;
-        }
+        contended = end - own > std::chrono::microseconds(50) && (end - own) * 4 > end - start;
+        if (!contended) p->backoff = std::chrono::microseconds(0);
     }
-    p->backoff = std::chrono::microseconds(0);
+    if (contended) {
+        using std::chrono::microseconds;
+        p->absent = 0;
+        p->backoff = p->backoff < microseconds(5000) ? microseconds(5000)
+                     : p->backoff * 2 > microseconds(500000) ? microseconds(500000)
+                     : p->backoff * 2;
+        p->serial_until = clock::now() + p->backoff;
+    }
 }
 
 }  // namespace ax_pool
