@@ -98,18 +98,96 @@ def cluster_client() -> Iterator[object]:
         cluster.close()
 
 
-def test_dask_tokens_hash_the_memory_as_numpys() -> None:
+def test_dask_tokens_name_dtype_shape_and_contents() -> None:
     # dask names a graph by a token of the array's contents; without __dask_tokenize__ it
     # pickled the whole array (15x NumPy's time).
     base = pytest.importorskip("dask.base")
     a = np.random.default_rng(4).random((300, 200))
     x = xp.asarray(a)
     assert base.tokenize(x) == base.tokenize(xp.asarray(a.copy()))
+    assert base.tokenize(x) == base.tokenize(xp.asarray(np.asfortranarray(a)))  # same values
     assert base.tokenize(x) != base.tokenize(x + 1.0)
     assert base.tokenize(x) != base.tokenize(x.mT)
+    assert base.tokenize(x) != base.tokenize(xp.reshape(x, (200, 300)))
     assert base.tokenize(x) != base.tokenize(xp.astype(x, xp.float32))
     assert base.tokenize(x) != base.tokenize(a)  # an arrayx array is not the NumPy array
-    assert x.__dask_tokenize__() == ("arrayx.Array", base.normalize_token(a))
+    kind, dtype, shape, digest = x.__dask_tokenize__()
+    assert (kind, dtype, shape) == ("arrayx.Array", "<f8", (300, 200))
+    assert digest == _reference_digest(a.tobytes())
+
+
+# ax_hash.hpp, written again in Python: blocks of 2^20 bytes, eight lanes of xxHash64's round.
+_P1, _P2, _P3, _P4, _P5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                           0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+_M = (1 << 64) - 1
+
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (64 - r))) & _M
+
+
+def _round(acc: int, word: int) -> int:
+    return _rotl((acc + word * _P2) & _M, 31) * _P1 & _M
+
+
+def _hash_bytes(data: bytes, seed: int) -> int:
+    n = len(data)
+    stripes = n // 64
+    words = np.frombuffer(data[:stripes * 64], dtype="<u8").reshape(stripes, 8)
+    lane = (np.uint64(seed) + np.uint64(_P1) * np.arange(1, 9, dtype=np.uint64))
+    with np.errstate(over="ignore"):
+        for row in words:  # the round over all eight lanes at once
+            t = lane + row * np.uint64(_P2)
+            lane = ((t << np.uint64(31)) | (t >> np.uint64(33))) * np.uint64(_P1)
+    h = (seed + _P5 + n) & _M
+    for v in lane.tolist():
+        h = (_rotl(h ^ _round(0, v), 27) * _P1 + _P4) & _M
+    rest = data[stripes * 64:]
+    while len(rest) >= 8:
+        h = (_rotl(h ^ _round(0, int.from_bytes(rest[:8], "little")), 27) * _P1 + _P4) & _M
+        rest = rest[8:]
+    for byte in rest:
+        h = _rotl(h ^ (byte * _P5 & _M), 11) * _P1 & _M
+    h ^= h >> 33
+    h = h * _P2 & _M
+    h ^= h >> 29
+    h = h * _P3 & _M
+    return h ^ (h >> 32)
+
+
+def _reference_digest(data: bytes) -> str:
+    block = 1 << 20
+    hashes = b"".join(_hash_bytes(data[i:i + block], i // block).to_bytes(8, "little")
+                      for i in range(0, len(data), block))
+    n = len(data)
+    return (_hash_bytes(hashes, n).to_bytes(8, "little")
+            + _hash_bytes(hashes, n ^ _P4).to_bytes(8, "little")).hex()
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 63, 64, 65, 130, 1000, (1 << 20) - 8, (1 << 20) + 77])
+def test_content_digest_is_the_documented_hash(n: int) -> None:
+    data = np.random.default_rng(n).integers(0, 256, n, dtype=np.uint8)
+    x = xp.asarray(data)
+    assert x.__dask_tokenize__()[3] == _reference_digest(data.tobytes())
+
+
+def test_content_digest_sees_every_byte_on_any_thread_count() -> None:
+    # 9 blocks and a tail: past the size at which the blocks are hashed over threads.
+    data = np.random.default_rng(5).integers(0, 256, 9 * (1 << 20) + 13, dtype=np.uint8)
+    token = xp.asarray(data).__dask_tokenize__()
+    before = xp.get_num_threads()
+    try:
+        xp.set_num_threads(1)
+        assert xp.asarray(data).__dask_tokenize__() == token
+    finally:
+        xp.set_num_threads(before)
+    seen = {token[3]}
+    for i in (0, 1, (1 << 20) - 1, 1 << 20, 5 * (1 << 20) + 4097, data.size - 1):
+        changed = data.copy()
+        changed[i] ^= 1
+        seen.add(xp.asarray(changed).__dask_tokenize__()[3])
+    assert len(seen) == 7
+    assert xp.asarray(data)[1:].__dask_tokenize__()[3] == _reference_digest(data[1:].tobytes())
 
 
 @pytest.mark.parametrize("case", ["add", "sum-axis0", "exp", "matmul", "slice",

@@ -1137,6 +1137,29 @@ cdef int searchsorted(Storage s, int64_t n, Storage sorter, Storage v, int64_t m
     return 0
 
 
+def content_hash(Storage s, Layout l, int code) -> bytes:
+    """The 16-byte content digest (``ax_hash.hpp``) of the elements of the CPU storage ``s``
+    seen through ``l``, in C order (a C-ordered copy is hashed where ``l`` is not
+    C-contiguous): equal for equal elements on any thread count. The digest does not name the
+    dtype or the shape; the caller adds them.
+
+    Raises ValueError for memory that is not the CPU's.
+    """
+    if not s.host:
+        raise ValueError(f"a content digest reads the CPU's memory, not {s.device}'s")
+    if not l.c_contiguous:
+        s, l = _cast_copy(s, l, code, code, True)
+    cdef uint64_t digest[2]
+    cdef const char* p = s.data + l.offset * ITEMSIZE[code]
+    cdef int64_t nbytes = l.size * ITEMSIZE[code]
+    cdef int status
+    with nogil:
+        status = cpu.content_hash(p, nbytes, digest)
+    if status < 0:
+        raise MemoryError(f"no memory to hash {nbytes} bytes")
+    return (<char*>digest)[:16]
+
+
 cdef int64_t run_starts(Storage s, int64_t n, int code, Storage starts) except -1:
     """Where each run of equal elements of the ``n`` sorted ones of ``s`` starts (into int64
     ``starts``); returns how many runs."""

@@ -2,7 +2,7 @@
 # run through the driver, iterate.pxd), on raw pointers, counts and dtype codes. Only the
 # engine calls it (linalg's LAPACK loops through the engine's re-export of the LAPACK entries);
 # a device backend beside it offers the same functions.
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 from arrayx._kernels.blas cimport blas_int
 from arrayx._kernels.plans cimport MatmulPlan
@@ -81,3 +81,6 @@ cdef blas_int orgqr(int code, blas_int m, blas_int n, blas_int k, char* a, char*
                     char* work, blas_int lwork) noexcept nogil
 cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi, char* vr,
                    char* work, blas_int lwork, char* rwork) noexcept nogil
+
+# Content digests (dask's tokens).
+cdef int content_hash(const char* data, int64_t nbytes, uint64_t* out) noexcept nogil

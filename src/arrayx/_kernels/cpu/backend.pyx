@@ -9,7 +9,7 @@ Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS
 factorisations call its LAPACK routines here (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
 orgqr, geev).
 """
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from arrayx._kernels.cpu cimport dispatch
@@ -29,6 +29,11 @@ cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
     matmul_fn matmul_kernel(int code)
     ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
     mirror_fn mirror_kernel(int code)
+
+cdef extern from "ax_hash.hpp" namespace "ax" nogil:
+    int64_t HASH_BLOCK
+    uint64_t hash_block(const unsigned char* p, int64_t n, int64_t b)
+    void hash_digest(const uint64_t* blocks, int64_t count, int64_t n, uint64_t* out)
 
 # Below this many multiply-adds in all the blocked kernel runs on one thread.
 cdef int64_t PARALLEL_MIN_WORK = 1 << 20
@@ -792,3 +797,40 @@ cdef blas_int geev(int code, char jobvr, blas_int n, char* a, char* w, char* wi,
         BLAS.geev_complex[code - DT_COMPLEX64](&jobvl, &jobvr, &n, a, &ld, w, NULL, &ld, vr, &ld,
                                                work, &lwork, rwork, &info)
     return info
+
+
+# From this many blocks (of ax::HASH_BLOCK bytes, a tenth of a millisecond each) a content
+# hash runs over the kernel threads.
+cdef int64_t HASH_PARALLEL_BLOCKS = 8
+
+
+cdef struct HashJob:
+    const unsigned char* data
+    int64_t n
+    uint64_t* blocks
+
+
+cdef void hash_part(void* ctx, int64_t b) noexcept nogil:
+    cdef HashJob* j = <HashJob*>ctx
+    j.blocks[b] = hash_block(j.data, j.n, b)
+
+
+cdef int content_hash(const char* data, int64_t nbytes, uint64_t* out) noexcept nogil:
+    """The two-word content digest of the ``nbytes`` bytes at ``data`` into ``out``
+    (``ax_hash.hpp``): its blocks hashed over the kernel threads, the same digest on any
+    number of them. -1 without memory for the blocks' hashes."""
+    cdef int64_t count = (nbytes + HASH_BLOCK - 1) // HASH_BLOCK
+    cdef HashJob job
+    job.data, job.n = <const unsigned char*>data, nbytes
+    job.blocks = <uint64_t*>malloc(max(count, 1) * sizeof(uint64_t))
+    if job.blocks == NULL:
+        return -1
+    cdef int64_t b
+    if count >= HASH_PARALLEL_BLOCKS and iterate.threads_now() > 1:
+        iterate.parallel_for(count, hash_part, &job)
+    else:
+        for b in range(count):
+            job.blocks[b] = hash_block(job.data, nbytes, b)
+    hash_digest(job.blocks, count, nbytes, out)
+    free(job.blocks)
+    return 0
