@@ -8,7 +8,8 @@ per element, then ``n1`` transforms of length ``n2`` (Bailey's "four-step" FFT):
 which pocketfft (``numpy.fft``) runs faster than one long transform, and a batch splits
 over threads: ``numpy.fft`` releases the GIL, so the batch's rows go to arrayx's kernel thread
 count of Python threads. The transposes and the twiddle multiply are arrayx's own kernels (the
-multiply reads the transposed rows and writes them in order: one pass for both).
+multiply reads the transposed rows and writes them in order: one pass for both); the second
+pass writes its rows in order and a last transposed copy puts them in place.
 
 Used for a 1-D ``fft``/``ifft`` of complex64 or complex128 of ``MIN_LENGTH`` to ``MAX_LENGTH``
 elements whose length has a divisor pair of at least ``MIN_SIDE`` each; the twiddle factors
@@ -137,7 +138,9 @@ def transform(a: Array, inverse: bool, norm: str) -> Array | None:
     _rows(fn, np.asarray(first), np.asarray(inner))
     # Twiddled and transposed back in one pass: rows k1, columns j2.
     middle = multiply(inner.mT, _twiddles(n1, n2, inverse, dtype).mT)
-    out = empty((n,), dtype=a.dtype, device=CPU)
-    # Row k1's transform over j2 lands at k1 + n1 * k2: the output seen as n1 x n2 columns.
-    _rows(fn, np.asarray(middle), np.asarray(out).reshape(n2, n1).T)
-    return out
+    # Row k1's transform over j2 lands at k1 + n1 * k2: the rows' results, transposed. They
+    # are written in order, then transposed by arrayx's copy: pocketfft writing each row's
+    # result down a column made the whole transform of 2^20 complex128 5% slower (11.8-12.2
+    # ms against 11.2-11.6 on two threads of the Xeon).
+    _rows(fn, np.asarray(middle), np.asarray(inner).reshape(n1, n2))
+    return reshape(asarray(reshape(inner, (n1, n2)).mT, copy=True), (n,))
