@@ -94,6 +94,51 @@ def test_matmul_mixed_dtypes_and_strided_operands(dtype):
     close(ax.asarray(x)[:, ::2] @ ax.asarray(y)[::3, ::-1], xs @ ys, dtype)
 
 
+# Products with few columns (at most four vectors' width of them) run on arrayx's kernel at the
+# AVX-512 level (ax_skinny.hpp) and on BLAS elsewhere: columns around the vectors' edges, rows
+# around the kernel's groups of 4 and 8, and every layout of either operand, against NumPy.
+SKINNY_LAYOUTS = {
+    "rows": lambda x: x,
+    "columns": lambda x: x.mT,
+    "strided": lambda x: x[::2, ::3],
+    "reversed": lambda x: x[::-1, ::-1],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65])
+def test_products_with_few_columns_match_numpy(dtype, n: int) -> None:
+    rng = np.random.default_rng(n)
+    for m, k in ((1, 40), (5, 3), (8, 77), (13, 200), (1000, 64), (3001, 9)):
+        for la, lb in (("rows", "rows"), ("columns", "rows"), ("strided", "columns"),
+                       ("reversed", "strided")):
+            # Draw each operand big enough that its layout's view has the wanted shape.
+            shape_a = {"rows": (m, k), "columns": (k, m), "strided": (2 * m, 3 * k),
+                       "reversed": (m, k)}[la]
+            shape_b = {"rows": (k, n), "columns": (n, k), "strided": (2 * k, 3 * n),
+                       "reversed": (k, n)}[lb]
+            a = rng.standard_normal(shape_a).astype(dtype)
+            b = rng.standard_normal(shape_b).astype(dtype)
+            got = SKINNY_LAYOUTS[la](ax.asarray(a)) @ SKINNY_LAYOUTS[lb](ax.asarray(b))
+            close(got, SKINNY_LAYOUTS[la](a) @ SKINNY_LAYOUTS[lb](b), dtype)
+
+
+def test_products_with_few_columns_are_the_same_on_any_thread_count() -> None:
+    rng = np.random.default_rng(3)
+    a = ax.asarray(rng.standard_normal((20000, 200)))
+    b = ax.asarray(rng.standard_normal((200, 200)))[:, -10:]
+    before = ax.get_num_threads()
+    try:
+        ax.set_num_threads(2)
+        two = to_np(a @ b)
+        ax.set_num_threads(1)
+        one = to_np(a @ b)
+    finally:
+        ax.set_num_threads(before)
+    np.testing.assert_array_equal(two, one)
+    close(ax.asarray(two), to_np(a) @ to_np(b), np.float64)
+
+
 # Matrix-vector products go to BLAS gemv with the vector read at its stride: every layout of
 # the matrix (rows or columns contiguous, or neither: copied) and of the vector (negative,
 # zero or wide strides: copied or read as they lie), batched, against NumPy.

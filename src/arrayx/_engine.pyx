@@ -1410,7 +1410,8 @@ cdef int zero_triangle(Storage s, Layout l, int code, int64_t k, bint keep_lower
 cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layout ol):
     """``a @ b`` (both of dtype ``code``, shapes that align and broadcast) into a fresh
     buffer for the C-contiguous layout ``ol`` of the product. The CPU backend plans the
-    product (``plan_matmul``: BLAS routine or blocked kernel) and names the operands it cannot
+    product (``plan_matmul``: BLAS routine or one of its kernels; the scratch it asks for is
+    allocated here) and names the operands it cannot
     read as they lie, which are copied C-contiguous first; another device's backend takes the
     operands as they are."""
     same_device(sa, sb, "matmul")
@@ -1439,6 +1440,10 @@ cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layo
     # overwrite y, which would keep a NaN that uninitialised memory holds.
     o = allocate(ol, code, sa.device,
                  p.how == MATMUL_BLOCKED or p.how == MATMUL_GEMV or p.k == 0)
+    cdef Storage work = None
+    if p.work_bytes:
+        work = storage_allocate(p.work_bytes, False, sa.device)
+        p.work = work.data
     if ol.size == 0 or p.k == 0:
         return o
     if p.how != MATMUL_BLOCKED:

@@ -6,13 +6,15 @@ cdef enum:
 
 # How a matrix product runs: one dot per batch (a row by a column), gemv per batch (a matrix
 # by a column, or a row by a matrix), a Gram product (half in syrk, then mirrored), gemm per
-# batch, or arrayx's blocked kernel (bool, integers, tiny products).
+# batch, arrayx's blocked kernel (bool, integers, tiny products), or arrayx's kernel for
+# products with few columns (``work_bytes`` of scratch from the caller at ``work``).
 cdef enum MatmulHow:
     MATMUL_DOT
     MATMUL_GEMV
     MATMUL_GRAM
     MATMUL_GEMM
     MATMUL_BLOCKED
+    MATMUL_SKINNY
 
 cdef struct Mat:
     # One operand seen as a stack of (rows x cols) matrices.
@@ -33,3 +35,5 @@ cdef struct MatmulPlan:
     int64_t bshape[PLAN_MAXDIM]
     int64_t sa[PLAN_MAXDIM]     # a's and b's byte strides over the batch shape
     int64_t sb[PLAN_MAXDIM]
+    int64_t work_bytes          # scratch the product needs (0: none), which the caller
+    char* work                  # allocates and points work at

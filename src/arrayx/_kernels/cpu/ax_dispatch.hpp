@@ -35,6 +35,8 @@ struct KernelSet {
     rows_sort_fn sort_rows[NCODES];
     long_sort_fn sort_long[NCODES];
     packed_argsort_fn packed_argsort[NCODES];
+    // Products with few columns (ax_skinny.hpp): null but at AVX-512, for float32 and float64.
+    skinny_fn skinny[NCODES];
 };
 
 void fill_kernel_set_baseline(KernelSet* k);
@@ -126,6 +128,7 @@ inline move_blocks_fn scatter_blocks_of(const KernelSet* k, int code) {
 inline take_fn take_of(const KernelSet* k) { return k->take; }
 inline rows_sort_fn sort_rows_of(const KernelSet* k, int code) { return k->sort_rows[code]; }
 inline long_sort_fn sort_long_of(const KernelSet* k, int code) { return k->sort_long[code]; }
+inline skinny_fn skinny_of(const KernelSet* k, int code) { return k->skinny[code]; }
 inline packed_argsort_fn packed_argsort_of(const KernelSet* k, int code) {
     return k->packed_argsort[code];
 }

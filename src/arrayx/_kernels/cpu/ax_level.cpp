@@ -5,6 +5,7 @@
 #include "ax_gather.hpp"
 #include "ax_ops.hpp"
 #include "ax_reduce.hpp"
+#include "ax_skinny.hpp"
 #include "ax_vsort.hpp"
 
 namespace ax {
@@ -34,5 +35,6 @@ void ax::AX_LEVEL_FILL(KernelSet* k) {
     fill_table<VsortRows>(k->sort_rows);
     fill_table<VsortLong>(k->sort_long);
     fill_table<PackedArgsort>(k->packed_argsort);
+    fill_table<SkinnyMaker>(k->skinny);
     k->take = &take_1d;
 }

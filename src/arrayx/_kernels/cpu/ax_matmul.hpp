@@ -83,6 +83,24 @@ struct MirrorMaker {
 };
 inline mirror_fn mirror_kernel(int code) { return float_kernel<MirrorMaker>(code); }
 
+// b (k x n, element strides bs0 and bs1) copied into k rows of `width` elements, zero past
+// column n: the operand of the kernel for products with few columns (ax_skinny.hpp).
+template <class T>
+void pack_skinny(const char* b_, int64_t bs0, int64_t bs1, int64_t k, int64_t n, int64_t width,
+                 char* out_) {
+    const T* b = reinterpret_cast<const T*>(b_);
+    T* out = reinterpret_cast<T*>(out_);
+    for (int64_t p = 0; p < k; ++p) {
+        for (int64_t j = 0; j < n; ++j) out[p * width + j] = b[p * bs0 + j * bs1];
+        for (int64_t j = n; j < width; ++j) out[p * width + j] = T(0);
+    }
+}
+using pack_fn = void (*)(const char*, int64_t, int64_t, int64_t, int64_t, int64_t, char*);
+struct PackMaker {
+    template <int C> static pack_fn make() { return &pack_skinny<T_<C>>; }
+};
+inline pack_fn pack_kernel(int code) { return float_kernel<PackMaker>(code); }
+
 struct MatmulTable {
     matmul_fn fn[NCODES];
     template <int... Cs>

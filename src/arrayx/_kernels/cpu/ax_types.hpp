@@ -75,6 +75,13 @@ using argextreme_fn = void (*)(const char* data, int64_t* out, int64_t rows, int
 // Gather (or scatter) nb strided blocks at element offsets from (to) a C-contiguous buffer.
 using move_blocks_fn = void (*)(char* base, const int64_t* offs, int64_t nb, int rnd,
                                 const int64_t* rshape, const int64_t* rstrides, char* flat);
+// Rows [row0, row0 + rows) of the C-ordered c (n columns) = a (element strides as0, as1) @ b
+// packed by pack_skinny (ax_skinny.hpp): products with at most SKINNY_VECTORS vectors of
+// columns.
+using skinny_fn = void (*)(const char* a, int64_t as0, int64_t as1, const char* b, char* c,
+                           int64_t n, int64_t k, int64_t row0, int64_t rows);
+constexpr int SKINNY_VECTORS = 4;
+constexpr int SKINNY_VECTOR_BYTES = 64;  // the AVX-512 level's, the only one with the kernel
 // Sort each of `rows` C-contiguous rows of n elements in place.
 using rows_sort_fn = void (*)(char* data, int64_t rows, int64_t n, bool desc, bool stable);
 // fn(ctx, u) for every u in [0, units), over the engine's threads (iterate.parallel_for).

@@ -20,7 +20,8 @@ from arrayx._kernels.dtype_codes cimport (
     DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, KB_INT, KB_REAL_FLOAT, of_kind,
 )
 from arrayx._kernels.plans cimport (
-    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, Mat, MatmulPlan,
+    MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, MATMUL_SKINNY, Mat,
+    MatmulPlan,
 )
 
 cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
@@ -29,6 +30,9 @@ cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
     matmul_fn matmul_kernel(int code)
     ctypedef void (*mirror_fn)(char* c, int64_t n, bint from_lower)
     mirror_fn mirror_kernel(int code)
+    ctypedef void (*pack_fn)(const char* b, int64_t bs0, int64_t bs1, int64_t k, int64_t n,
+                             int64_t width, char* out)
+    pack_fn pack_kernel(int code)
 
 cdef extern from "ax_hash.hpp" namespace "ax" nogil:
     int64_t HASH_BLOCK
@@ -392,6 +396,32 @@ cdef bint is_gram(Mat* ma, Mat* mb, int nb) noexcept nogil:
             and ma.s1 == mb.s0 and ma.rows > 1)
 
 
+# Products with at most SKINNY_VECTORS vectors of columns run on arrayx's kernel
+# (ax_skinny.hpp) where the level has one and b, packed to whole vectors, fits in this many
+# bytes (the L2 cache); rows go in units of about SKINNY_UNIT multiply-adds (vector lanes
+# counted), over the threads from SKINNY_PARALLEL in all.
+cdef int64_t SKINNY_MAX_PACKED = 1 << 18
+cdef int64_t SKINNY_UNIT = 1 << 17
+cdef int64_t SKINNY_PARALLEL = 1 << 20
+
+
+cdef inline int64_t skinny_width(int64_t n, int isz) noexcept nogil:
+    """The columns of b packed for the kernel: n rounded up to whole vectors."""
+    cdef int64_t lanes = K.SKINNY_VECTOR_BYTES // isz
+    return (n + lanes - 1) // lanes * lanes
+
+
+cdef bint skinny_fits(MatmulPlan* p, int code, int isz) noexcept nogil:
+    """Whether ``p`` (one batch) runs on the kernel for few columns; sets its scratch."""
+    cdef int64_t width = skinny_width(p.n, isz)
+    if (dispatch.skinny_of(dispatch.kernels, code) == NULL or p.batches != 1 or p.n < 2
+            or width * isz > K.SKINNY_VECTORS * K.SKINNY_VECTOR_BYTES
+            or p.k * width * isz > SKINNY_MAX_PACKED):
+        return False
+    p.work_bytes = p.k * width * isz
+    return True
+
+
 cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const int64_t* sha,
                      const int64_t* sta, char* b, int ndb, const int64_t* shb,
                      const int64_t* stb) noexcept nogil:
@@ -410,6 +440,7 @@ cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const i
     cdef int64_t m = p.a.rows, n = p.b.cols, k = p.a.cols
     p.m, p.n, p.k = m, n, k
     p.lda, p.ldb = 1, 1
+    p.work_bytes, p.work = 0, <char*>NULL
     p.nb = broadcast_batches(&p.a, &p.b, p.bshape, p.sa, p.sb)
     p.batches = 1
     for i in range(p.nb):
@@ -426,6 +457,8 @@ cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const i
         p.how = MATMUL_GEMV
         copy |= 0 if 0 < p.a.s1 <= INT_MAX else 1
         copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
+    elif blas and skinny_fits(p, code, isz):
+        p.how = MATMUL_SKINNY
     elif blas:
         p.how = MATMUL_GRAM if is_gram(&p.a, &p.b, p.nb) else MATMUL_GEMM
         copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
@@ -555,6 +588,8 @@ cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
             batch_offsets(u, p, &oa, &ob)
             gemv(code, b"T" if p.tb == b"N" else b"N", <int>p.n, <int>p.k, p.b.data + ob,
                  p.ldb, p.a.data + oa, <int>p.a.s1, c + u * cstep)
+    elif p.how == MATMUL_SKINNY:
+        _run_skinny(code, isz, p, c)
     elif p.how == MATMUL_GRAM:
         # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
         syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
@@ -564,6 +599,36 @@ cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
             batch_offsets(u, p, &oa, &ob)
             gemm(code, p.ta, p.tb, <int>p.m, <int>p.n, <int>p.k, p.a.data + oa, p.lda,
                  p.b.data + ob, p.ldb, c + u * cstep)
+
+
+cdef struct SkinnyJob:
+    K.skinny_fn fn
+    MatmulPlan* p
+    char* c
+    int64_t rows_per
+
+
+cdef void _skinny_unit(void* ctx, int64_t u) noexcept nogil:
+    cdef SkinnyJob* j = <SkinnyJob*>ctx
+    cdef int64_t row0 = u * j.rows_per
+    j.fn(j.p.a.data, j.p.a.s0, j.p.a.s1, j.p.work, j.c, j.p.n, j.p.k, row0,
+         min(j.rows_per, j.p.m - row0))
+
+
+cdef void _run_skinny(int code, int isz, MatmulPlan* p, char* c) noexcept nogil:
+    """A product with few columns: b packed into the plan's scratch, then the rows of a in
+    units over the threads (8 rows to a group of the kernel)."""
+    cdef int64_t width = skinny_width(p.n, isz)
+    pack_kernel(code)(p.b.data, p.b.s0, p.b.s1, p.k, p.n, width, p.work)
+    cdef SkinnyJob job
+    job.fn, job.p, job.c = dispatch.skinny_of(dispatch.kernels, code), p, c
+    cdef int64_t per_row = max(p.k * width, 1)
+    job.rows_per = max(8, (SKINNY_UNIT // per_row + 7) // 8 * 8)
+    cdef int64_t units = (p.m + job.rows_per - 1) // job.rows_per
+    if units < 2 or p.m * per_row < SKINNY_PARALLEL or iterate.threads_now() == 1:
+        job.fn(p.a.data, p.a.s0, p.a.s1, p.work, c, p.n, p.k, 0, p.m)
+    else:
+        iterate.parallel_for(units, _skinny_unit, &job)
 
 
 cdef void _run_blocked(matmul_fn fn, int isz, MatmulPlan* p, char* c) noexcept nogil:

@@ -3,7 +3,7 @@
 # asks ``kernels`` for it (``unary_of(kernels, op, code)``).
 from arrayx._kernels.cpu.kernels cimport (
     argextreme_fn, fold_init_fn, long_sort_fn, loop2d_fn, move_blocks_fn, packed_argsort_fn,
-    rows_sort_fn, scan_fn, take_fn, total_fn,
+    rows_sort_fn, scan_fn, skinny_fn, take_fn, total_fn,
 )
 
 cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
@@ -26,6 +26,7 @@ cdef extern from "ax_dispatch.hpp" namespace "ax" nogil:
     rows_sort_fn sort_rows_of(const KernelSet* k, int code)
     long_sort_fn sort_long_of(const KernelSet* k, int code)
     packed_argsort_fn packed_argsort_of(const KernelSet* k, int code)
+    skinny_fn skinny_of(const KernelSet* k, int code)
 
 cdef KernelSet* kernels
 

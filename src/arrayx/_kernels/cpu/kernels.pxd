@@ -55,6 +55,10 @@ cdef extern from "ax_types.hpp" namespace "ax" nogil:
                                   run_units_fn run)
     ctypedef void (*packed_argsort_fn)(const char* data, int64_t* out, int64_t rows, int64_t n,
                                        bint desc, int threads, run_units_fn run)
+    ctypedef void (*skinny_fn)(const char* a, int64_t as0, int64_t as1, const char* b,
+                               char* c, int64_t n, int64_t k, int64_t row0, int64_t rows)
+    int SKINNY_VECTORS
+    int SKINNY_VECTOR_BYTES
     ctypedef void (*move_blocks_fn)(char* base, const int64_t* offs, int64_t nb, int rnd,
                                     const int64_t* rshape, const int64_t* rstrides, char* flat)
     ctypedef int64_t (*take_fn)(const char* src, int64_t n, int64_t stride, const int64_t* idx,
