@@ -23,11 +23,11 @@
 // the caller alone for a while (5 ms, doubling while probes keep finding the cores busy, up to
 // half a second), after which one job tries the workers again. The same happens when
 // AX_POOL_ABSENT_JOBS jobs in a row ran on the caller alone, no worker having taken a unit:
-// OpenBLAS's idle threads keep looking for work between sched_yield calls for a tenth of a
-// second after each product, and a worker woken beside them waited milliseconds for a core,
-// then took it from the caller or from the next product (on the 2-core Xeon the MLP step of
-// the workloads spent 1.1 s of its worker's 1.4 s waiting to run, and took 60-94 ms against
-// one thread's 63; with the rule, 56-57 ms).
+// OpenBLAS's idle threads keep polling for work for a while after each product, and a worker
+// woken beside them waited milliseconds for a core, then took it from the caller or from the
+// next product (on the 2-core Xeon, over 20 runs of the workloads' MLP step, OpenBLAS's worker
+// ran 1.23 s of the 1.36 s, arrayx's spent 1.1 s runnable and not running, and a step took
+// 60-94 ms against one thread's 63; with the rule, 56-57 ms).
 //
 // The job's counter holds the job's generation in its high 24 bits and the next unit in its low
 // 40: a worker claims a unit by a compare-and-swap that names the generation it read, so a
