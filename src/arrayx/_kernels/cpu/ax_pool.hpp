@@ -22,7 +22,8 @@
 // other threads' units more than a quarter of the job (and over 50 us), the next jobs run on
 // the caller alone for a while (5 ms, doubling while probes keep finding the cores busy, up to
 // half a second), after which one job tries the workers again. The same happens when
-// AX_POOL_ABSENT_JOBS jobs in a row ran on the caller alone, no worker having taken a unit:
+// AX_POOL_ABSENT_JOBS jobs in a row of at least AX_POOL_ABSENT_US ran on the caller alone, no
+// worker having taken a unit (shorter jobs the caller ran alone do not count either way):
 // OpenBLAS's idle threads keep polling for work for a while after each product, and a worker
 // woken beside them waited milliseconds for a core, then took it from the caller or from the
 // next product (on the 2-core Xeon, over 20 runs of the workloads' MLP step, OpenBLAS's worker
@@ -59,6 +60,12 @@ constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 #endif
 #ifndef AX_POOL_ABSENT_JOBS
 #define AX_POOL_ABSENT_JOBS 3
+#endif
+// A job the caller ran alone counts as one no worker came to only when it lasted this long:
+// a shorter one may just have ended before a sleeping worker woke (tens of microseconds, on
+// a virtual machine up to a millisecond), which says nothing of the cores being busy.
+#ifndef AX_POOL_ABSENT_US
+#define AX_POOL_ABSENT_US 200
 #endif
 
 inline void pause() noexcept {
@@ -192,7 +199,8 @@ inline void parallel_for(int64_t units, int threads, unit_fn fn, void* ctx) noex
         p->wake.notify_all();
     }
     const bool alone = work(p, gen, fn, ctx, units) == units;
-    bool contended = alone && ++p->absent >= AX_POOL_ABSENT_JOBS;
+    bool contended = alone && clock::now() - start > std::chrono::microseconds(AX_POOL_ABSENT_US)
+                     && ++p->absent >= AX_POOL_ABSENT_JOBS;
     // Units a worker still runs: wait for them, giving the core away if it takes long.
     if (!alone) {
         p->absent = 0;

@@ -617,7 +617,7 @@ cdef void _skinny_unit(void* ctx, int64_t u) noexcept nogil:
 
 cdef void _run_skinny(int code, int isz, MatmulPlan* p, char* c) noexcept nogil:
     """A product with few columns: b packed into the plan's scratch, then the rows of a in
-    units over the threads (8 rows to a group of the kernel)."""
+    units of a multiple of 8 rows (the kernel's groups are 8 or 4 rows) over the threads."""
     cdef int64_t width = skinny_width(p.n, isz)
     pack_kernel(code)(p.b.data, p.b.s0, p.b.s1, p.k, p.n, width, p.work)
     cdef SkinnyJob job
