@@ -30,51 +30,45 @@ inline vec_t<float> fused(vec_t<float> acc, float a, vec_t<float> b) {
     return vec_t<float>(_mm512_fmadd_ps(_mm512_set1_ps(a), __m512(b), __m512(acc)));
 }
 
-// Rows [row0, row0 + rows) of c (C-ordered, n columns) = a (element strides as0, as1) @ the
-// packed b (k rows of V vectors). R rows at a time.
+// R rows of c (C-ordered, n columns, from cr) = R rows of a (from ar, element strides as0,
+// as1) @ the packed b (k rows of V vectors): the R x V sums stay in registers.
+template <class T, int V, int R>
+void skinny_group(const T* ar, int64_t as0, int64_t as1, const T* b, T* cr, int64_t n,
+                  int64_t k) {
+    constexpr int W = vec_width<T>;
+    using vt = vec_t<T>;
+    vt acc[R][V];
+    for (int r = 0; r < R; ++r)
+        for (int v = 0; v < V; ++v) acc[r][v] = vt{};
+    for (int64_t p = 0; p < k; ++p) {
+        vt bv[V];
+        for (int v = 0; v < V; ++v) bv[v] = vload(b + (p * V + v) * W);
+        const T* ap = ar + p * as1;
+        for (int r = 0; r < R; ++r) {
+            const T av = ap[r * as0];
+            for (int v = 0; v < V; ++v) acc[r][v] = fused(acc[r][v], av, bv[v]);
+        }
+    }
+    const int full = int(n / W), tail = int(n % W);
+    for (int r = 0; r < R; ++r, cr += n) {
+        for (int v = 0; v < full; ++v) vstore(cr + v * W, acc[r][v]);
+        if (tail) {
+            T last[W];
+            vstore(last, acc[r][full]);
+            for (int j = 0; j < tail; ++j) cr[full * W + j] = last[j];
+        }
+    }
+}
+
+// Rows [row0, row0 + rows) of c: groups of R rows, then the last rows % R one at a time (each
+// row's sums are the same either way).
 template <class T, int V, int R>
 void skinny_rows(const T* a, int64_t as0, int64_t as1, const T* b, T* c, int64_t n, int64_t k,
                  int64_t row0, int64_t rows) {
-    constexpr int W = vec_width<T>;
-    using vt = vec_t<T>;
-    const int full = int(n / W), tail = int(n % W);
-    for (int64_t i = row0; i < row0 + rows; i += R) {
-        const int64_t left = row0 + rows - i;
-        const int here = left < R ? int(left) : R;
-        vt acc[R][V];
-        for (int r = 0; r < R; ++r)
-            for (int v = 0; v < V; ++v) acc[r][v] = vt{};
-        const T* ar = a + i * as0;
-        if (here == R) {
-            for (int64_t p = 0; p < k; ++p) {
-                vt bv[V];
-                for (int v = 0; v < V; ++v) bv[v] = vload(b + (p * V + v) * W);
-                const T* ap = ar + p * as1;
-                for (int r = 0; r < R; ++r) {
-                    const T av = ap[r * as0];
-                    for (int v = 0; v < V; ++v) acc[r][v] = fused(acc[r][v], av, bv[v]);
-                }
-            }
-        } else {
-            for (int64_t p = 0; p < k; ++p) {
-                vt bv[V];
-                for (int v = 0; v < V; ++v) bv[v] = vload(b + (p * V + v) * W);
-                for (int r = 0; r < here; ++r) {
-                    const T av = ar[r * as0 + p * as1];
-                    for (int v = 0; v < V; ++v) acc[r][v] = fused(acc[r][v], av, bv[v]);
-                }
-            }
-        }
-        for (int r = 0; r < here; ++r) {
-            T* cr = c + (i + r) * n;
-            for (int v = 0; v < full; ++v) vstore(cr + v * W, acc[r][v]);
-            if (tail) {
-                T last[W];
-                vstore(last, acc[r][full]);
-                for (int j = 0; j < tail; ++j) cr[full * W + j] = last[j];
-            }
-        }
-    }
+    const int64_t grouped = row0 + rows / R * R;
+    int64_t i = row0;
+    for (; i < grouped; i += R) skinny_group<T, V, R>(a + i * as0, as0, as1, b, c + i * n, n, k);
+    for (; i < row0 + rows; ++i) skinny_group<T, V, 1>(a + i * as0, as0, as1, b, c + i * n, n, k);
 }
 
 template <class T>

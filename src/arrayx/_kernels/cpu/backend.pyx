@@ -624,9 +624,10 @@ cdef void _run_skinny(int code, int isz, MatmulPlan* p, char* c) noexcept nogil:
     job.fn, job.p, job.c = dispatch.skinny_of(dispatch.kernels, code), p, c
     cdef int64_t per_row = max(p.k * width, 1)
     job.rows_per = max(8, (SKINNY_UNIT // per_row + 7) // 8 * 8)
-    cdef int64_t units = (p.m + job.rows_per - 1) // job.rows_per
+    cdef int64_t units = (p.m + job.rows_per - 1) // job.rows_per, u
     if units < 2 or p.m * per_row < SKINNY_PARALLEL or iterate.threads_now() == 1:
-        job.fn(p.a.data, p.a.s0, p.a.s1, p.work, c, p.n, p.k, 0, p.m)
+        for u in range(units):
+            _skinny_unit(&job, u)
     else:
         iterate.parallel_for(units, _skinny_unit, &job)
 
@@ -895,7 +896,7 @@ cdef int content_hash(const char* data, int64_t nbytes, uint64_t* out) noexcept 
         iterate.parallel_for(count, hash_part, &job)
     else:
         for b in range(count):
-            job.blocks[b] = hash_block(job.data, nbytes, b)
+            hash_part(&job, b)
     hash_digest(job.blocks, count, nbytes, out)
     free(job.blocks)
     return 0
