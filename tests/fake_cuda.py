@@ -69,6 +69,9 @@ class FakeBackend(Lanes):
         address += -address % 64
         return address, memory
 
+    def holds(self, address: int) -> bool:
+        return True  # host memory is this device's memory
+
     def dlpack_stream(self) -> int:
         return 1
 

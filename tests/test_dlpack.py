@@ -5,6 +5,7 @@ malformed capsules built with ctypes (errors, never crashes; the deleter runs ex
 from __future__ import annotations
 
 import ctypes
+import os
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from view_ops import WRITABLE_OPS, address, apply, replay
 
 import arrayx as xp
 
+CUDA = any(getattr(d, "kind", None) == "cuda" for d in xp.__array_namespace_info__().devices())
 FLAG_READ_ONLY = 1
 FLAG_IS_COPIED = 2
 
@@ -300,6 +302,18 @@ def test_malformed_capsule_raises_and_frees_once(kwargs: dict, error: type) -> N
     # A consumer that took the capsule (renamed it) owns it and must call the deleter once;
     # one that left it alone must not call it at all.
     assert made.calls == (1 if made.consumed else 0)
+
+
+@pytest.mark.skipif(not CUDA or bool(os.environ.get("ARRAYX_FAKE_CUDA")),
+                    reason="needs a GPU as cuda:0 (the fake one's memory is the host's)")
+def test_host_memory_said_to_be_a_gpus_is_refused() -> None:
+    # Plain host memory in a kDLCUDA capsule: refused before any kernel reads it, since a
+    # kernel's illegal address would spoil the CUDA context for every later GPU call.
+    made = Handmade(device=(2, 0))
+    with pytest.raises(BufferError, match="cuda:0"):
+        xp.from_dlpack(Producer(made.capsule))
+    assert made.calls == (1 if made.consumed else 0)
+    assert float(xp.sum(xp.ones(3, device="cuda:0"))) == 3.0  # the GPU still works
 
 
 def test_handmade_capsules_import_and_free_once() -> None:

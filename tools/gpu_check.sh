@@ -11,6 +11,8 @@
 #   build        setup.py build_ext --inplace -j $(nproc); if that fails pip install -e (BUILD=pip:
 #                pip first)                                                                         300
 #   smoke        cuda:0 arrays: x + 1, sum, to_device("cpu"), 10^7 elements                        120
+#   precompile   every NVRTC module into CuPy's disk cache, $(nproc) at a time, so that xdist's
+#                workers do not each compile the same modules on their first tests                 120
 #   cudatests    pytest tests/test_cuda.py $CUDA_TESTS_OPTS (default -x), ARRAYX_REQUIRE_CUDA=1     240
 #   bench        python -m benchmarks --json $OUT/bench_cuda.json cuda                             150
 #   conformance  conformance/run.py .gpu/array-api-tests, 200 examples, -n $JOBS, on cuda:0          200
@@ -39,8 +41,8 @@ JOBS=${JOBS:-8}
 CUDA_TESTS_OPTS=${CUDA_TESTS_OPTS:--x}
 SUITE_DIR=.gpu/array-api-tests
 DEVICE=${GPU_CHECK_DEVICE:-cuda:0}  # ARRAYX_DEVICE of conformance and fulltests (cpu: a dry run)
-ALL_STEPS=(build smoke cudatests bench conformance fulltests)
-declare -A LIMIT=([build]=300 [smoke]=120 [cudatests]=240 [bench]=150 [conformance]=200
+ALL_STEPS=(build smoke precompile cudatests bench conformance fulltests)
+declare -A LIMIT=([build]=300 [smoke]=120 [precompile]=120 [cudatests]=240 [bench]=150 [conformance]=200
                   [fulltests]=240)
 for s in "${ALL_STEPS[@]}"; do
     v=LIMIT_$s
@@ -263,6 +265,18 @@ EOF
     local rc=$?
     DETAIL=$(grep -aE '^SMOKE' "$OUT/env_smoke.log" | tail -1)
     [ -z "$DETAIL" ] && DETAIL=$(tail -1 "$OUT/env_smoke.log")
+    return $rc
+}
+
+step_precompile() {
+    local t=$1 rc
+    echo "== precompile: every NVRTC module, $(nproc) processes (limit ${t}s)"
+    limited "$t" $PY -c "import sys, time; from arrayx._kernels.cuda import runtime
+start = time.perf_counter(); n = runtime.precompile(int(sys.argv[1]))
+print(f'precompiled {n} modules in {time.perf_counter() - start:.1f} s')" "$(nproc)" \
+        > "$OUT/precompile.log" 2>&1
+    rc=$?
+    DETAIL=$(tail -1 "$OUT/precompile.log" | cut -c1-160)
     return $rc
 }
 

@@ -5,7 +5,7 @@
 #
 #   bash tools/gpu_session.sh        # device tool: carry [".gpu"], timeout_s 500
 #
-# 1. build, smoke, tests/test_cuda.py (-n 8)                 gpu_check.sh, budget 200 s
+# 1. build, smoke, precompile, tests/test_cuda.py (-n 8)     gpu_check.sh, budget 230 s
 # 2. conformance (200 examples, -n 7) and tests/ on cuda:0 (-n 7), at once: 16 cores keep both
 #    busy and the GPU is idle most of the time           two gpu_check.sh, budget 230 s each
 # 3. the benchmark against CuPy                                              budget 40 s
@@ -21,14 +21,14 @@ export JOBS=7
 pack() { tar czf "$OUT/logs.tgz.tmp" -C "$R" . && mv "$OUT/logs.tgz.tmp" "$OUT/logs.tgz"; }
 summary() { sed -n '/gpu_check summary/,$p' "$1" | head -"$2"; }
 
-OUT=$R/a GPU_CHECK_BUDGET=200 LIMIT_build=150 LIMIT_smoke=40 LIMIT_cudatests=120 \
-    CUDA_TESTS_OPTS="-n 8" bash tools/gpu_check.sh build smoke cudatests > "$R/a/stdout.log" 2>&1
+OUT=$R/a GPU_CHECK_BUDGET=230 LIMIT_build=150 LIMIT_smoke=40 LIMIT_precompile=40 \
+    LIMIT_cudatests=120 CUDA_TESTS_OPTS="-n 8" bash tools/gpu_check.sh build smoke precompile cudatests > "$R/a/stdout.log" 2>&1
 pack
 summary "$R/a/stdout.log" 20
 # The first call installed the missing wheels into /tmp/site; the next ones find them there.
 export PYTHONPATH=/tmp/site
-OUT=$R/b GPU_CHECK_BUDGET=230 bash tools/gpu_check.sh conformance > "$R/b/stdout.log" 2>&1 &
-OUT=$R/c GPU_CHECK_BUDGET=230 bash tools/gpu_check.sh fulltests > "$R/c/stdout.log" 2>&1 &
+OUT=$R/b GPU_CHECK_BUDGET=200 bash tools/gpu_check.sh conformance > "$R/b/stdout.log" 2>&1 &
+OUT=$R/c GPU_CHECK_BUDGET=200 bash tools/gpu_check.sh fulltests > "$R/c/stdout.log" 2>&1 &
 wait
 pack
 summary "$R/b/stdout.log" 16

@@ -119,24 +119,63 @@ AX_DEV void reduce_strided(const ReduceParams<NDIM, I>& p, const A* in, A* out) 
         if (threadIdx.x == 0) out[pair] = acc;
     });
 }
+// Sixteen bytes of a row: four 4-byte or two 8-byte elements, read by one load instruction.
+template <class A>
+struct alignas(16) Lanes16 {
+    A v[16 / sizeof(A)];
+};
+
+// Folds row[first, end) over the block's threads, four independent accumulators per thread:
+// one load at a time leaves the memory system half idle (48% of the H200's bandwidth against
+// 88% for CUB's sum). Real 4- and 8-byte elements are read 16 bytes at a time from the first
+// 16-byte boundary on (sum of 10^8 float32: 79% of the H200's bandwidth read one element at
+// a time); the elements before it and after the last whole 16 bytes one at a time.
+template <class Op, class A, class U>
+AX_DEV A fold_range(const A* row, U first, U end) {
+    A acc0 = Op::template identity<A>(), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+    const U step = blockDim.x;
+    U j = first + threadIdx.x;
+    if constexpr (cuda::std::is_arithmetic_v<A> && (sizeof(A) == 4 || sizeof(A) == 8)) {
+        constexpr U W = 16 / sizeof(A);
+        const U mis = U((reinterpret_cast<cuda::std::uintptr_t>(row + first) & 15u) / sizeof(A));
+        const U head = mis == 0 ? 0 : (W - mis < end - first ? W - mis : end - first);
+        const U nvec = (end - first - head) / W;
+        const Lanes16<A>* vec = reinterpret_cast<const Lanes16<A>*>(row + first + head);
+        if (threadIdx.x < head) acc0 = Op::f(acc0, row[first + threadIdx.x]);
+        U k = threadIdx.x;
+        for (; k + 3 * step < nvec; k += 4 * step) {
+            const Lanes16<A> a = vec[k], b = vec[k + step], c = vec[k + 2 * step],
+                             d = vec[k + 3 * step];
+#pragma unroll
+            for (U l = 0; l < W; ++l) {
+                acc0 = Op::f(acc0, a.v[l]);
+                acc1 = Op::f(acc1, b.v[l]);
+                acc2 = Op::f(acc2, c.v[l]);
+                acc3 = Op::f(acc3, d.v[l]);
+            }
+        }
+        for (; k < nvec; k += step) {
+            const Lanes16<A> a = vec[k];
+#pragma unroll
+            for (U l = 0; l < W; ++l) acc0 = Op::f(acc0, a.v[l]);
+        }
+        j = first + head + nvec * W + threadIdx.x;
+    }
+    for (; j + 3 * step < end; j += 4 * step) {
+        acc0 = Op::f(acc0, row[j]);
+        acc1 = Op::f(acc1, row[j + step]);
+        acc2 = Op::f(acc2, row[j + 2 * step]);
+        acc3 = Op::f(acc3, row[j + 3 * step]);
+    }
+    for (; j < end; j += step) acc0 = Op::f(acc0, row[j]);
+    return Op::f(Op::f(acc0, acc1), Op::f(acc2, acc3));
+}
+
 template <class Op, class A, class I>
 AX_DEV void reduce_contiguous(I n_out, I n_red, I chunks, const A* in, A* out) {
     __shared__ WarpSlots<A> slots;
     for_each_chunk<I>(n_out, n_red, chunks, [&](auto pair, auto o, auto first, auto end) {
-        const A* row = in + o * uindex_t<I>(n_red);
-        // Four independent loads in flight per thread: one at a time leaves the memory
-        // system half idle (48% of the H200's bandwidth against 88% for CUB's sum).
-        A acc = Op::template identity<A>(), acc1 = acc, acc2 = acc, acc3 = acc;
-        const auto step = blockDim.x;
-        auto j = first + threadIdx.x;
-        for (; j + 3 * step < end; j += 4 * step) {
-            acc = Op::f(acc, row[j]);
-            acc1 = Op::f(acc1, row[j + step]);
-            acc2 = Op::f(acc2, row[j + 2 * step]);
-            acc3 = Op::f(acc3, row[j + 3 * step]);
-        }
-        for (; j < end; j += step) acc = Op::f(acc, row[j]);
-        acc = Op::f(Op::f(acc, acc1), Op::f(acc2, acc3));
+        A acc = fold_range<Op>(in + o * uindex_t<I>(n_red), first, end);
         acc = block_fold<Op>(acc, slots);
         if (threadIdx.x == 0) out[pair] = acc;
     });

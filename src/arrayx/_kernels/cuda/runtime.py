@@ -31,6 +31,10 @@ _BLOCK = 256
 
 _INT32_MAX = 2**31 - 1
 
+_READABLE = (1, 2, 3)
+"""The ``cudaMemoryType`` values of memory a kernel can read: host memory CUDA has pinned and
+mapped, device memory, managed memory (0 is plain host memory)."""
+
 _FOLD_NAMES = [name for name, _, _ in ops.REDUCE]
 _SCAN_BY_FUNCTOR = {functor: name for name, _, functor in ops.SCAN}
 
@@ -145,6 +149,19 @@ class Backend(Lanes):
         return cp.ndarray(tuple(shape), registry.NAMES[code],
                           memptr=cp.cuda.MemoryPointer(memory, -lo * isz),
                           strides=tuple(s * isz for s in strides))
+
+    def holds(self, address: int) -> bool:
+        """Whether this GPU's kernels can read the memory at ``address``: its own or managed
+        memory, or host memory CUDA has pinned (``cudaPointerGetAttributes``). A DLPack
+        producer that calls plain host memory a GPU's would otherwise make the first kernel
+        fail with an illegal address, which spoils the whole CUDA context."""
+        runtime = self._cp.cuda.runtime
+        try:
+            attributes = runtime.pointerGetAttributes(address)
+        except runtime.CUDARuntimeError:
+            return False
+        kind = attributes.type
+        return kind in _READABLE and (kind != 2 or attributes.device == self.index)
 
     def _scatter_add(self, out: object, idx: object, values: object) -> None:
         import cupyx
