@@ -805,6 +805,18 @@ def test_mixing_devices_raises():
     assert host(g).tolist() == [3.0, 4.0]
 
 
+def test_out_of_memory_leaves_the_arrays_there_valid():
+    x = xp.arange(5, dtype=xp.float64, device=DEV)
+    with pytest.raises(MemoryError) as info:  # 8 PiB: more than any device holds
+        xp.empty(2**50, device=DEV)
+    if CUDA and not FAKE:  # CuPy's own error, not one arrayx makes of it
+        import cupy
+
+        assert isinstance(info.value, cupy.cuda.memory.OutOfMemoryError)
+    assert host(x + 1).tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert host(xp.ones(1000, device=DEV)).sum() == 1000
+
+
 @pytest.mark.parametrize("name", ["cuda:7", "gpu"])
 def test_unknown_device_names_the_available(name):
     for make in (lambda: xp.zeros(3, device=name), lambda: xp.asarray([1], device=name),
