@@ -7,9 +7,10 @@
 #
 # 1. build, smoke, precompile, tests/test_cuda.py (-n 8)     gpu_check.sh, budget 230 s
 # 2. conformance (200 examples, -n 7) and tests/ on cuda:0 (-n 7), at once: 16 cores keep both
-#    busy and the GPU is idle most of the time           two gpu_check.sh, budget 230 s each
+#    busy and the GPU is idle most of the time           two gpu_check.sh, budget 200 s each
 # 3. the benchmark against CuPy                                              budget 40 s
-# On an H100 (2026-11-26) the three took 150, 130 and 8 s. After each step every log so far is
+# On an H100 (2026-11-26) the three took 150, 130 and 8 s; on an H200 (2026-11-27, with the
+# precompile step) 188, 125 and 7 s, and the device call 330 s in all. After each step every log so far is
 # packed into $OUT/logs.tgz (the device tool brings back 8 files at most), so a run stopped at
 # its limit still brings back what it did; stdout ends with each step's summary.
 set -o pipefail
