@@ -4,11 +4,22 @@ warms both callables, then times them in alternating repeats (no timing is asser
 from __future__ import annotations
 
 import gc
+import itertools
+import time
+
+import pytest
 
 from arrayx import _bench
 
 
-def test_alternate_warms_then_interleaves_the_repeats(monkeypatch) -> None:
+@pytest.fixture
+def one_warm_call(monkeypatch) -> None:
+    """Warm-up of a single call, so that the order of the timed calls can be read."""
+    monkeypatch.setattr(_bench, "WARM_CALLS", 1)
+    monkeypatch.setattr(_bench, "WARM_NS", 0)
+
+
+def test_alternate_warms_then_interleaves_the_repeats(monkeypatch, one_warm_call) -> None:
     calls: list[str] = []
     monkeypatch.setattr(_bench, "calibrate", lambda fn: 2)
     first, second = _bench.alternate(lambda: calls.append("a"), lambda: calls.append("b"), 3)
@@ -28,8 +39,18 @@ def test_alternate_restores_the_garbage_collector() -> None:
         gc.enable()
 
 
-def test_timed_warms_then_repeats(monkeypatch) -> None:
+def test_timed_warms_then_repeats(monkeypatch, one_warm_call) -> None:
     calls: list[str] = []
     monkeypatch.setattr(_bench, "calibrate", lambda fn: 3)
     assert _bench.timed(lambda: calls.append("a"), 2) > 0
     assert calls == ["a"] * (1 + 3 * 2)
+
+
+@pytest.mark.parametrize(("step_ms", "calls"), [(1, 50), (10, 10), (100, 3)])
+def test_warm_up_lasts_ten_calls_and_50_ms_or_300_ms(monkeypatch, step_ms, calls) -> None:
+    # A clock that moves step_ms at each reading: one reading at the start, one per call.
+    clock = itertools.count(0, step_ms * 1_000_000)
+    monkeypatch.setattr(time, "perf_counter_ns", lambda: next(clock))
+    made: list[int] = []
+    _bench._warm(lambda: made.append(1))
+    assert len(made) == calls
