@@ -74,12 +74,12 @@ def split(n: int) -> tuple[int, int] | None:
 
 @functools.lru_cache(maxsize=CACHED)
 def _twiddles(n1: int, n2: int, inverse: bool, dtype: str) -> Array:
-    """``w^(j2*k1)`` as an ``n2 x n1`` array (row ``j2``, column ``k1``), the angle's product
-    reduced modulo ``n`` first (exact in int64) so every factor is as exact as ``cos`` and
-    ``sin`` make it."""
+    """``w^(j2*k1)`` as a C-ordered ``n1 x n2`` array (row ``k1``, column ``j2``), the angle's
+    product reduced modulo ``n`` first (exact in int64) so every factor is as exact as ``cos``
+    and ``sin`` make it."""
     n = n1 * n2
-    product = remainder(reshape(arange(n2, dtype=int64, device=CPU), (n2, 1))
-                        * arange(n1, dtype=int64, device=CPU), n)
+    product = remainder(reshape(arange(n1, dtype=int64, device=CPU), (n1, 1))
+                        * arange(n2, dtype=int64, device=CPU), n)
     angle = astype(product, float64) * ((2.0 if inverse else -2.0) * math.pi / n)
     return astype(cos(angle) + sin(angle) * 1j, dtype)
 
@@ -136,8 +136,12 @@ def transform(a: Array, inverse: bool, norm: str) -> Array | None:
     first = multiply(columns, scale) if scale != 1.0 else asarray(columns, copy=True)
     inner = empty((n2, n1), dtype=a.dtype, device=CPU)
     _rows(fn, np.asarray(first), np.asarray(inner))
-    # Twiddled and transposed back in one pass: rows k1, columns j2.
-    middle = multiply(inner.mT, _twiddles(n1, n2, inverse, dtype).mT)
+    # Twiddled and transposed back in one pass: rows k1, columns j2. The twiddles are C-ordered
+    # so that the product is too (an elementwise result takes its operands' memory order: with
+    # both operands transposed it came out column-major, and the second pass read its rows
+    # down columns). On one thread of the Xeon, for 2^20 complex128, the twiddle pass and the
+    # second pass took 1.8 + 7.4 ms so, 2.8 + 5.4 ms now.
+    middle = multiply(inner.mT, _twiddles(n1, n2, inverse, dtype))
     # Row k1's transform over j2 lands at k1 + n1 * k2: the rows' results, transposed. They
     # are written in order, then transposed by arrayx's copy: pocketfft writing each row's
     # result down a column made the whole transform of 2^20 complex128 5% slower (11.8-12.2
