@@ -805,6 +805,29 @@ def test_mixing_devices_raises():
     assert host(g).tolist() == [3.0, 4.0]
 
 
+@pytest.mark.skipif(not CUDA, reason="needs cuda:0: a GPU or the host stand-in")
+def test_dlpack_refuses_memory_the_gpu_cannot_read(monkeypatch):
+    # What CUDA says of plain host memory (Backend.holds is False): BufferError, and the
+    # producer's capsule is released, so its array lives on and imports again afterwards.
+    from arrayx import _devices
+
+    x = xp.arange(4.0, device=DEV)
+
+    class Producer:
+        def __dlpack__(self, **kwargs):
+            return x.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return x.__dlpack_device__()
+
+    backend = type(_devices.backend(x.device))
+    with monkeypatch.context() as patch:
+        patch.setattr(backend, "holds", lambda self, address: False)
+        with pytest.raises(BufferError, match=DEV):
+            xp.from_dlpack(Producer())
+    assert host(xp.from_dlpack(Producer()) + x).tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
 def test_out_of_memory_leaves_the_arrays_there_valid():
     x = xp.arange(5, dtype=xp.float64, device=DEV)
     with pytest.raises(MemoryError) as info:  # 8 PiB: more than any device holds

@@ -168,8 +168,8 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
 
 
 def timed(fn: Callable[[], object], repeats: int) -> float:
-    """The median seconds per call of ``fn`` over ``repeats`` repeats (after a first call),
-    with the garbage collector off.
+    """The median seconds per call of ``fn`` over ``repeats`` repeats (after its warm-up:
+    ``WARM_CALLS``, ``WARM_NS``), with the garbage collector off.
 
     Parameters
     ----------

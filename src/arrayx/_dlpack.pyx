@@ -324,7 +324,8 @@ cdef Array _from_tensor(DLTensor* t, object owner, bint readonly):
             raise BufferError("the DLPack tensor's GPU memory is not aligned to its dtype")
         if L.size and not _devices.backend(device).holds(<uintptr_t>(base + lo * isz)):
             raise BufferError(f"the DLPack tensor's memory is not memory {device} can read "
-                              f"(plain host memory said to be the GPU's?)")
+                              f"(plain host memory said to be the GPU's, or CUDA could not "
+                              f"tell)")
         s = device_storage(<uintptr_t>(base + lo * isz), (hi - lo + 1) * isz, owner, device,
                            readonly)
         return wrap(s, new_layout(t.ndim, shape, strides, -lo), code)

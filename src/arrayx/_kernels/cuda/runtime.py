@@ -154,7 +154,9 @@ class Backend(Lanes):
         """Whether this GPU's kernels can read the memory at ``address``: its own or managed
         memory, or host memory CUDA has pinned (``cudaPointerGetAttributes``). A DLPack
         producer that calls plain host memory a GPU's would otherwise make the first kernel
-        fail with an illegal address, which spoils the whole CUDA context."""
+        fail with an illegal address, which spoils the whole CUDA context. Where the GPU reads
+        pageable host memory (HMM or ATS, as on Grace Hopper) CUDA still reports it as
+        unregistered, and it is refused too; so is any address CUDA fails to describe."""
         runtime = self._cp.cuda.runtime
         try:
             attributes = runtime.pointerGetAttributes(address)
