@@ -42,8 +42,8 @@ CUDA_TESTS_OPTS=${CUDA_TESTS_OPTS:--x}
 SUITE_DIR=.gpu/array-api-tests
 DEVICE=${GPU_CHECK_DEVICE:-cuda:0}  # ARRAYX_DEVICE of conformance and fulltests (cpu: a dry run)
 ALL_STEPS=(build smoke precompile cudatests bench conformance fulltests)
-declare -A LIMIT=([build]=300 [smoke]=120 [precompile]=120 [cudatests]=240 [bench]=150 [conformance]=200
-                  [fulltests]=240)
+declare -A LIMIT=([build]=300 [smoke]=120 [precompile]=120 [cudatests]=240 [bench]=150
+                  [conformance]=200 [fulltests]=240)
 for s in "${ALL_STEPS[@]}"; do
     v=LIMIT_$s
     [ -n "${!v}" ] && LIMIT[$s]=${!v}

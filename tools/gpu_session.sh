@@ -10,9 +10,9 @@
 #    busy and the GPU is idle most of the time           two gpu_check.sh, budget 200 s each
 # 3. the benchmark against CuPy                                              budget 40 s
 # On an H100 (2026-11-26) the three took 150, 130 and 8 s; on an H200 (2026-11-27, with the
-# precompile step) 188, 125 and 7 s, and the device call 330 s in all. After each step every log so far is
-# packed into $OUT/logs.tgz (the device tool brings back 8 files at most), so a run stopped at
-# its limit still brings back what it did; stdout ends with each step's summary.
+# precompile step) 188, 125 and 7 s, and the device call 330 s in all. After each step every
+# log so far is packed into $OUT/logs.tgz (the device tool brings back 8 files at most), so a
+# run stopped at its limit still brings back what it did; stdout ends with each step's summary.
 set -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 R=/tmp/gpu_session
@@ -23,7 +23,8 @@ pack() { tar czf "$OUT/logs.tgz.tmp" -C "$R" . && mv "$OUT/logs.tgz.tmp" "$OUT/l
 summary() { sed -n '/gpu_check summary/,$p' "$1" | head -"$2"; }
 
 OUT=$R/a GPU_CHECK_BUDGET=230 LIMIT_build=150 LIMIT_smoke=40 LIMIT_precompile=40 \
-    LIMIT_cudatests=120 CUDA_TESTS_OPTS="-n 8" bash tools/gpu_check.sh build smoke precompile cudatests > "$R/a/stdout.log" 2>&1
+    LIMIT_cudatests=120 CUDA_TESTS_OPTS="-n 8" \
+    bash tools/gpu_check.sh build smoke precompile cudatests > "$R/a/stdout.log" 2>&1
 pack
 summary "$R/a/stdout.log" 20
 # The first call installed the missing wheels into /tmp/site; the next ones find them there.

@@ -31,9 +31,9 @@ _BLOCK = 256
 
 _INT32_MAX = 2**31 - 1
 
-_READABLE = (1, 2, 3)
-"""The ``cudaMemoryType`` values of memory a kernel can read: host memory CUDA has pinned and
-mapped, device memory, managed memory (0 is plain host memory)."""
+_PINNED_HOST, _DEVICE_MEMORY, _MANAGED = 1, 2, 3
+"""The ``cudaMemoryType`` values of memory a kernel can read (``cudaPointerGetAttributes``):
+host memory CUDA has pinned, one device's memory, managed memory; 0 is plain host memory."""
 
 _FOLD_NAMES = [name for name, _, _ in ops.REDUCE]
 _SCAN_BY_FUNCTOR = {functor: name for name, _, functor in ops.SCAN}
@@ -163,7 +163,9 @@ class Backend(Lanes):
         except runtime.CUDARuntimeError:
             return False
         kind = attributes.type
-        return kind in _READABLE and (kind != 2 or attributes.device == self.index)
+        if kind == _DEVICE_MEMORY:
+            return attributes.device == self.index
+        return kind in (_PINNED_HOST, _MANAGED)
 
     def _scatter_add(self, out: object, idx: object, values: object) -> None:
         import cupyx
