@@ -1436,10 +1436,10 @@ cdef Storage matmul(Storage sa, Layout la, Storage sb, Layout lb, int code, Layo
             sb, lb = _cast_copy(sb, lb, code, code, True)
         cpu.plan_matmul(&p, code, isz, at(sa, la, code), la.ndim, la.shape_, la.strides_,
                         at(sb, lb, code), lb.ndim, lb.shape_, lb.strides_)
-    # gemv's output is zeroed first: a BLAS may compute beta * y with beta = 0 rather than
-    # overwrite y, which would keep a NaN that uninitialised memory holds.
-    o = allocate(ol, code, sa.device,
-                 p.how == MATMUL_BLOCKED or p.how == MATMUL_GEMV or p.k == 0)
+    # The blocked kernel adds into its output, and k = 0 gives zeros (gemv zeroes its own
+    # rows before each call: a BLAS may compute beta * y with beta = 0 rather than overwrite
+    # y, which would keep a NaN that fresh memory holds).
+    o = allocate(ol, code, sa.device, p.how == MATMUL_BLOCKED or p.k == 0)
     cdef Storage work = None
     if p.work_bytes:
         work = storage_allocate(p.work_bytes, False, sa.device)

@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""BLAS and LAPACK of an ILP64 OpenBLAS, bound at run time: one table of function pointers,
+"""BLAS and LAPACK of an ILP64 OpenBLAS, bound at run time: tables of function pointers (one for
+LAPACK, one for the products, which may be the same),
 indexed by ``code - FLOAT32`` (float32, float64, complex64, complex128) within a family, or by
 ``code - COMPLEX64`` / ``code - FLOAT32`` for the families that exist for complex or real only.
 Arrays are passed as ``void*``: each routine reads them as its own dtype."""
@@ -94,3 +95,4 @@ cdef struct Lapack:
     laswp_t laswp[4]
 
 cdef const Lapack* lapack() except NULL
+cdef const Lapack* products() except NULL

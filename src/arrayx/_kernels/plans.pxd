@@ -37,3 +37,17 @@ cdef struct MatmulPlan:
     int64_t sb[PLAN_MAXDIM]
     int64_t work_bytes          # scratch the product needs (0: none), which the caller
     char* work                  # allocates and points work at
+
+
+cdef inline void batch_offsets(int64_t u, MatmulPlan* p, int64_t* oa,
+                               int64_t* ob) noexcept nogil:
+    """The byte offsets of batch ``u``'s matrices in the two operands."""
+    cdef int i
+    cdef int64_t r
+    oa[0] = 0
+    ob[0] = 0
+    for i in range(p.nb - 1, -1, -1):
+        r = u % p.bshape[i]
+        u = u // p.bshape[i]
+        oa[0] += r * p.sa[i]
+        ob[0] += r * p.sb[i]

@@ -4,9 +4,10 @@ Each function takes raw pointers, counts and dtype codes and runs without the GI
 (``arrayx._engine``) checks the operands, allocates, and picks this backend for CPU storage.
 Elementwise passes, folds and scans go through the strided driver (``iterate``) instead.
 
-Matrix products of floating point call BLAS gemm, dot and syrk from the OpenBLAS NumPy calls
-(``arrayx._kernels.blas``), bound at the first product (``load_blas``); ``linalg``'s
-factorisations call its LAPACK routines here (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
+Matrix products of floating point call BLAS gemm, gemv, dot and syrk through ``products``,
+which splits them over arrayx's pool on a single-threaded copy of OpenBLAS; ``linalg``'s
+factorisations call the LAPACK routines of the OpenBLAS NumPy calls (``arrayx._kernels.blas``),
+bound at the first product or factorisation (``load_blas``) (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
 orgqr, geev).
 """
 from libc.stdint cimport int64_t, uint8_t, uint64_t
@@ -15,13 +16,14 @@ from libc.stdlib cimport free, malloc
 from arrayx._kernels.cpu cimport dispatch
 from arrayx._kernels.cpu cimport iterate
 from arrayx._kernels.cpu cimport kernels as K
+from arrayx._kernels.cpu cimport products
 from arrayx._kernels.blas cimport Lapack, blas_int, lapack
 from arrayx._kernels.dtype_codes cimport (
     DT_COMPLEX64, DT_COMPLEX128, DT_FLOAT32, DT_FLOAT64, KB_INT, KB_REAL_FLOAT, of_kind,
 )
 from arrayx._kernels.plans cimport (
     MATMUL_BLOCKED, MATMUL_DOT, MATMUL_GEMM, MATMUL_GEMV, MATMUL_GRAM, MATMUL_SKINNY, Mat,
-    MatmulPlan,
+    MatmulPlan, batch_offsets,
 )
 
 cdef extern from "ax_matmul.hpp" namespace "ax" nogil:
@@ -422,6 +424,12 @@ cdef bint skinny_fits(MatmulPlan* p, int code, int isz) noexcept nogil:
     return True
 
 
+cdef inline int64_t gemv_work(char order, int64_t rows, int64_t cols, int isz) noexcept nogil:
+    """The scratch bytes of a matrix-vector product's partial vectors (0: none)."""
+    cdef int64_t parts = products.gemv_parts(order, rows, cols)
+    return parts * rows * isz if parts > 1 else 0
+
+
 cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const int64_t* sha,
                      const int64_t* sta, char* b, int ndb, const int64_t* shb,
                      const int64_t* stb) noexcept nogil:
@@ -453,16 +461,20 @@ cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const i
         p.how = MATMUL_GEMV
         copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
         copy |= 0 if 0 < p.b.s0 <= INT_MAX else 2
+        p.work_bytes = gemv_work(p.ta, m, k, isz)
     elif blas and m == 1:
         p.how = MATMUL_GEMV
         copy |= 0 if 0 < p.a.s1 <= INT_MAX else 1
         copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
+        p.work_bytes = gemv_work(b"T" if p.tb == b"N" else b"N", n, k, isz)
     elif blas and skinny_fits(p, code, isz):
         p.how = MATMUL_SKINNY
     elif blas:
         p.how = MATMUL_GRAM if is_gram(&p.a, &p.b, p.nb) else MATMUL_GEMM
         copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
         copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
+        if p.how == MATMUL_GRAM and products.gram_parts(m, k, isz) > 1:
+            p.work_bytes = (products.gram_parts(m, k, isz) - 1) * m * m * isz
     else:
         p.how = MATMUL_BLOCKED
         copy |= 0 if p.b.cols <= 1 or p.b.s1 == 1 else 2
@@ -473,18 +485,19 @@ cdef const Lapack* BLAS = NULL
 
 
 cdef int load_blas() except -1:
-    """Bind the BLAS routines, once (with the GIL held)."""
+    """Bind the BLAS routines, once (with the GIL held): LAPACK's here, the products'
+    (``products``) for the pool to split."""
     global BLAS
     if BLAS == NULL:
+        products.bind()
         BLAS = lapack()
     return 0
 
 
-# gemm's and syrk's alpha (one) and beta (zero): a complex one's first half is the real one of
-# its precision, and zero is zero bytes in every dtype.
+# gemm's and trsm's alpha (one, minus one): a complex one's first half is the real one of its
+# precision.
 cdef float complex ONE_SINGLE = 1
 cdef double complex ONE_DOUBLE = 1
-cdef double complex ZERO = 0
 
 
 cdef float complex MINUS_ONE_SINGLE = -1
@@ -508,63 +521,6 @@ cdef inline int64_t lapack_itemsize(int code) noexcept nogil:
     return 4 if code == DT_FLOAT32 else 16 if code == DT_COMPLEX128 else 8
 
 
-cdef void gemm(int code, char ta, char tb, blas_int m, blas_int n, blas_int k, char* a,
-               blas_int lda, char* b, blas_int ldb, char* c) noexcept nogil:
-    """Row-major ``c = a @ b`` as column-major ``c.T = b.T @ a.T``."""
-    cdef blas_int ldc = n if n > 1 else 1
-    BLAS.gemm[code - DT_FLOAT32](&tb, &ta, &n, &m, &k, one(code), b, &ldb, a, &lda, &ZERO, c,
-                                 &ldc)
-
-
-cdef void dot(int code, blas_int k, char* a, blas_int inca, char* b, blas_int incb,
-              char* c) noexcept nogil:
-    """``c = sum(a[i] * b[i])`` over ``k`` elements with element increments (no conjugate)."""
-    if code == DT_FLOAT32:
-        (<float*>c)[0] = BLAS.sdot(k, a, inca, b, incb)
-    elif code == DT_FLOAT64:
-        (<double*>c)[0] = BLAS.ddot(k, a, inca, b, incb)
-    else:
-        BLAS.dotu_sub[code - DT_COMPLEX64](k, a, inca, b, incb, c)
-
-
-cdef void gemv(int code, char order, blas_int rows, blas_int cols, char* a, blas_int lda,
-               char* x, blas_int incx, char* y) noexcept nogil:
-    """``y = a @ x`` for the (rows x cols) matrix ``a``, row-major with row stride ``lda``
-    (``order`` "N") or column-major with column stride ``lda`` ("T"), the vector ``x`` at element
-    increments ``incx`` and the contiguous ``y``."""
-    cdef char trans = b"T" if order == b"N" else b"N"
-    cdef blas_int m = cols if order == b"N" else rows
-    cdef blas_int n = rows if order == b"N" else cols
-    cdef blas_int incy = 1
-    BLAS.gemv[code - DT_FLOAT32](&trans, &m, &n, one(code), a, &lda, x, &incx, &ZERO, y, &incy)
-
-
-cdef void syrk(int code, char trans, blas_int n, blas_int k, char* a, blas_int lda,
-               char* c) noexcept nogil:
-    """One triangle of the symmetric ``a @ a.T`` (``trans`` "T": a is given as its column-major
-    transpose) or ``a.T @ a`` ("N") into ``c`` (n x n): BLAS's lower triangle, which is the
-    upper one of the row-major ``c`` (as NumPy's row-major upper call: OpenBLAS's upper
-    kernel packed the operand through a slower transposing copy, 12.5 against 9.1 ms for the
-    Gram matrix of 20000 x 200 float64 here)."""
-    cdef char uplo = b"L"
-    cdef blas_int ldc = n if n > 1 else 1
-    BLAS.syrk[code - DT_FLOAT32](&uplo, &trans, &n, &k, one(code), a, &lda, &ZERO, c, &ldc)
-
-
-cdef inline void batch_offsets(int64_t u, MatmulPlan* p, int64_t* oa,
-                               int64_t* ob) noexcept nogil:
-    """The byte offsets of batch ``u``'s matrices in the two operands."""
-    cdef int i
-    cdef int64_t r
-    oa[0] = 0
-    ob[0] = 0
-    for i in range(p.nb - 1, -1, -1):
-        r = u % p.bshape[i]
-        u = u // p.bshape[i]
-        oa[0] += r * p.sa[i]
-        ob[0] += r * p.sb[i]
-
-
 cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
     """The product ``p`` describes into the C-contiguous ``c`` (BLAS after ``load_blas``)."""
     cdef int64_t u, oa, ob
@@ -575,30 +531,29 @@ cdef void matmul(int code, int itemsize, MatmulPlan* p, char* c) noexcept nogil:
     elif p.how == MATMUL_DOT:
         for u in range(p.batches):
             batch_offsets(u, p, &oa, &ob)
-            dot(code, <int>p.k, p.a.data + oa, <int>p.a.s1, p.b.data + ob, <int>p.b.s0,
-                c + u * isz)
+            products.run_dot(code, isz, p.k, p.a.data + oa, <int>p.a.s1, p.b.data + ob,
+                             <int>p.b.s0, c + u * isz)
     elif p.how == MATMUL_GEMV and p.n == 1:
         for u in range(p.batches):
             batch_offsets(u, p, &oa, &ob)
-            gemv(code, p.ta, <int>p.m, <int>p.k, p.a.data + oa, p.lda, p.b.data + ob,
-                 <int>p.b.s0, c + u * cstep)
+            products.run_gemv(code, isz, p.ta, <int>p.m, <int>p.k, p.a.data + oa, p.lda,
+                              p.b.data + ob, <int>p.b.s0, c + u * cstep, p.work)
     elif p.how == MATMUL_GEMV:
         # A row times a matrix: the matrix's transpose times the row, b's order flipped.
         for u in range(p.batches):
             batch_offsets(u, p, &oa, &ob)
-            gemv(code, b"T" if p.tb == b"N" else b"N", <int>p.n, <int>p.k, p.b.data + ob,
-                 p.ldb, p.a.data + oa, <int>p.a.s1, c + u * cstep)
+            products.run_gemv(code, isz, b"T" if p.tb == b"N" else b"N", <int>p.n, <int>p.k,
+                              p.b.data + ob, p.ldb, p.a.data + oa, <int>p.a.s1, c + u * cstep,
+                              p.work)
     elif p.how == MATMUL_SKINNY:
         _run_skinny(code, isz, p, c)
     elif p.how == MATMUL_GRAM:
         # gemm's "N" for a means BLAS sees a's transpose, so it asks for A'^T A' ("T").
-        syrk(code, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k, p.a.data, p.lda, c)
+        products.run_gram(code, isz, b"T" if p.ta == b"N" else b"N", <int>p.m, <int>p.k,
+                          p.a.data, p.lda, c, p.work)
         mirror_kernel(code)(c, p.m, False)
     else:
-        for u in range(p.batches):
-            batch_offsets(u, p, &oa, &ob)
-            gemm(code, p.ta, p.tb, <int>p.m, <int>p.n, <int>p.k, p.a.data + oa, p.lda,
-                 p.b.data + ob, p.ldb, c + u * cstep)
+        products.run_gemm(code, isz, p, c)
 
 
 cdef struct SkinnyJob:
