@@ -9,14 +9,15 @@ each of its products, on the cores arrayx's pool would split arrayx's next produ
 1000 x 1000 product right after NumPy's took 27 ms on the 2-core Xeon, 13.6 ms alone).
 
 "matmul in 2 Python threads" runs two products at once from two Python threads with BLAS held
-to one thread (both libraries call the same OpenBLAS): a library that kept the GIL through gemm
-would take twice NumPy's time here. It needs threadpoolctl, and is left out without it.
+to one thread: a library that kept the GIL through gemm would take twice NumPy's time here.
+It needs threadpoolctl, and is left out without it.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -25,6 +26,8 @@ import arrayx as xp
 from benchmarks.harness import Timing, check_equal, compare, medians_apart, timed
 
 ROUNDS = 3
+# Seconds to wait after the process's first product (see `seconds`).
+LOAD_SPIN_S = 0.3
 
 
 def _inputs(rng: np.random.Generator) -> dict[str, np.ndarray]:
@@ -63,6 +66,9 @@ def seconds(name: str, library: str, repeats: int) -> float:
         return timed(lambda: call(np, data), repeats)
     ours = {k: xp.asarray(v) for k, v in data.items()}
     got = call(xp, ours)
+    # The first product loads arrayx's copy of OpenBLAS, whose server thread spins for
+    # OpenBLAS's idle timeout (about 0.1 s) after loading, once a process: let it pass.
+    time.sleep(LOAD_SPIN_S)
     took = timed(lambda: call(xp, ours), repeats)
     check_equal(got, call(np, data), exact=False, atol=atol)
     return took

@@ -40,7 +40,7 @@ cdef int64_t UNIT_ALIGN = 16
 # (nothing is packed: small units cost nothing, and a late worker holds less).
 cdef int64_t GEMV_SPLIT = 1 << 18
 cdef int64_t GEMV_UNIT = 1 << 16
-cdef int64_t GEMV_UNITS_PER_THREAD = 2
+cdef int64_t GEMV_UNITS_PER_THREAD = 8
 # A column-major matrix with fewer rows than this is split along its columns into at most
 # PARTS ranges of at least GEMV_UNIT elements, whose partial vectors are added in order; a
 # taller one is split by rows (each unit reads a contiguous run of every column).
