@@ -245,7 +245,7 @@ cdef struct DotJob:
     char* a
     char* b
     blas_int inca, incb
-    double complex part[16]
+    char part[256]          # PARTS results of up to 16 bytes each
 
 
 cdef void dot_unit(void* ctx, int64_t u) noexcept nogil:
@@ -254,12 +254,13 @@ cdef void dot_unit(void* ctx, int64_t u) noexcept nogil:
     cdef blas_int k = min(j.per, j.k - lo)
     cdef char* a = j.a + lo * j.inca * j.isz
     cdef char* b = j.b + lo * j.incb * j.isz
+    cdef char* out = j.part + u * 16
     if j.code == DT_FLOAT32:
-        (<float*>&j.part[u])[0] = TABLE.sdot(k, a, j.inca, b, j.incb)
+        (<float*>out)[0] = TABLE.sdot(k, a, j.inca, b, j.incb)
     elif j.code == DT_FLOAT64:
-        (<double*>&j.part[u])[0] = TABLE.ddot(k, a, j.inca, b, j.incb)
+        (<double*>out)[0] = TABLE.ddot(k, a, j.inca, b, j.incb)
     else:
-        TABLE.dotu_sub[j.code - DT_COMPLEX64](k, a, j.inca, b, j.incb, &j.part[u])
+        TABLE.dotu_sub[j.code - DT_COMPLEX64](k, a, j.inca, b, j.incb, out)
 
 
 cdef void run_dot(int code, int isz, int64_t k, char* a, blas_int inca, char* b,
@@ -280,7 +281,7 @@ cdef void run_dot(int code, int isz, int64_t k, char* a, blas_int inca, char* b,
         iterate.parallel_for(parts, dot_unit, &job)
     memset(c, 0, isz)
     for u in range(parts):
-        add_into(code, c, <char*>&job.part[u], 1)
+        add_into(code, c, job.part + u * 16, 1)
 
 
 # --- Gram matrix ---------------------------------------------------------------------------
