@@ -6,9 +6,9 @@ Elementwise passes, folds and scans go through the strided driver (``iterate``) 
 
 Matrix products of floating point call BLAS gemm, gemv, dot and syrk through ``products``,
 which splits them over arrayx's pool on a single-threaded copy of OpenBLAS; ``linalg``'s
-factorisations call the LAPACK routines of the OpenBLAS NumPy calls (``arrayx._kernels.blas``),
-bound at the first product or factorisation (``load_blas``) (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
-orgqr, geev).
+factorisations call the LAPACK routines (getrf, getrs, potrf, syevd/heevd, gesdd, geqrf,
+orgqr, geev) of the OpenBLAS NumPy calls (``arrayx._kernels.blas``), bound at the first product
+or factorisation (``load_blas``).
 """
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -473,7 +473,7 @@ cdef int plan_matmul(MatmulPlan* p, int code, int isz, char* a, int nda, const i
         p.how = MATMUL_GRAM if is_gram(&p.a, &p.b, p.nb) else MATMUL_GEMM
         copy |= 0 if blas_order(&p.a, &p.ta, &p.lda) else 1
         copy |= 0 if blas_order(&p.b, &p.tb, &p.ldb) else 2
-        if p.how == MATMUL_GRAM and products.gram_parts(m, k, isz) > 1:
+        if p.how == MATMUL_GRAM:
             p.work_bytes = (products.gram_parts(m, k, isz) - 1) * m * m * isz
     else:
         p.how = MATMUL_BLOCKED
@@ -494,10 +494,8 @@ cdef int load_blas() except -1:
     return 0
 
 
-# gemm's and trsm's alpha (one, minus one): a complex one's first half is the real one of its
-# precision.
-cdef float complex ONE_SINGLE = 1
-cdef double complex ONE_DOUBLE = 1
+# trsm's and gemm's alpha minus one (one is ``products.one``): a complex one's first half is
+# the real one of its precision.
 
 
 cdef float complex MINUS_ONE_SINGLE = -1
@@ -506,10 +504,6 @@ cdef double complex MINUS_ONE_DOUBLE = -1
 
 cdef inline bint single(int code) noexcept nogil:
     return code == DT_FLOAT32 or code == DT_COMPLEX64
-
-
-cdef inline const void* one(int code) noexcept nogil:
-    return &ONE_SINGLE if single(code) else &ONE_DOUBLE
 
 
 cdef inline const void* minus_one(int code) noexcept nogil:
@@ -675,9 +669,9 @@ cdef blas_int _lu(int code, blas_int m, blas_int n, char* a, blas_int lda,
     cdef char* corner = right + n1 * isz
     cdef blas_int info = _lu(code, m, n1, a, lda, ipiv)
     BLAS.laswp[t](&n2, right, &lda, &first, &last, ipiv, &step)
-    BLAS.trsm[t](&left, &lower, &none, &unit, &n1, &n2, one(code), a, &lda, right, &lda)
+    BLAS.trsm[t](&left, &lower, &none, &unit, &n1, &n2, products.one(code), a, &lda, right, &lda)
     BLAS.gemm[t](&none, &none, &rest, &n2, &n1, minus_one(code), a + n1 * isz, &lda, right, &lda,
-                 one(code), corner, &lda)
+                 products.one(code), corner, &lda)
     cdef blas_int below = _lu(code, rest, n2, corner, lda, ipiv + n1)
     for i in range(n1, n):
         ipiv[i] += n1
@@ -727,7 +721,7 @@ cdef void _trsm(int code, char uplo, char trans, char diag, blas_int m, blas_int
     cdef int tc = code - DT_FLOAT32
     cdef char left = b"L", none = b"N"
     if m <= TRSM_LEAF:
-        BLAS.trsm[tc](&left, &uplo, &trans, &diag, &m, &k, one(code), t, &ldt, b, &ldb)
+        BLAS.trsm[tc](&left, &uplo, &trans, &diag, &m, &k, products.one(code), t, &ldt, b, &ldb)
         return
     cdef int64_t isz = lapack_itemsize(code)
     cdef blas_int h = m // 2
@@ -741,12 +735,12 @@ cdef void _trsm(int code, char uplo, char trans, char diag, blas_int m, blas_int
     if (uplo == b"L") == (trans == b"N"):
         _trsm(code, uplo, trans, diag, h, k, t, ldt, b, ldb)
         BLAS.gemm[tc](&trans, &none, &r, &k, &h, minus_one(code), t21 if trans == b"N" else t12,
-                      &ldt, b, &ldb, one(code), b2, &ldb)
+                      &ldt, b, &ldb, products.one(code), b2, &ldb)
         _trsm(code, uplo, trans, diag, r, k, t22, ldt, b2, ldb)
     else:
         _trsm(code, uplo, trans, diag, r, k, t22, ldt, b2, ldb)
         BLAS.gemm[tc](&trans, &none, &h, &k, &r, minus_one(code), t12 if trans == b"N" else t21,
-                      &ldt, b2, &ldb, one(code), b, &ldb)
+                      &ldt, b2, &ldb, products.one(code), b, &ldb)
         _trsm(code, uplo, trans, diag, h, k, t, ldt, b, ldb)
 
 

@@ -5,6 +5,7 @@ from arrayx._kernels.blas cimport blas_int
 from arrayx._kernels.plans cimport MatmulPlan
 
 cdef int bind() except -1
+cdef const void* one(int code) noexcept nogil
 cdef int64_t gemv_parts(char order, int64_t rows, int64_t cols) noexcept nogil
 cdef int64_t gram_parts(int64_t n, int64_t k, int isz) noexcept nogil
 cdef void run_gemm(int code, int isz, MatmulPlan* p, char* c) noexcept nogil

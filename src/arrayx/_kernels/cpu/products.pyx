@@ -61,7 +61,8 @@ cdef double complex ONE_DOUBLE = 1
 cdef double complex ZERO = 0
 
 
-cdef inline const void* one(int code) noexcept nogil:
+cdef const void* one(int code) noexcept nogil:
+    """alpha = 1 in dtype ``code``'s precision (a complex one's first half is the real one)."""
     return &ONE_SINGLE if code == DT_FLOAT32 or code == DT_COMPLEX64 else &ONE_DOUBLE
 
 
