@@ -31,8 +31,16 @@
 // 60-94 ms against one thread's 63; with the rule, 56-57 ms).
 //
 // The job's counter holds the job's generation in its high 24 bits and the next unit in its low
-// 40: a worker claims a unit by a compare-and-swap that names the generation it read, so a
-// worker that wakes late can never claim a unit of a later job with the earlier job's function.
+// 40: a worker claims a unit by a compare-and-swap that names the generation it read. A worker
+// that wakes late may read the generation of a job that has ended and then fields (function,
+// context, unit count) the next job's caller is writing; its claim must fail, or it would run a
+// unit of the new job that the new job hands out again, and count it as finished there, so that
+// the caller could return with a unit still running. So the caller first closes the old
+// generation (the counter at the new generation with every unit taken, UNIT_MASK) and only then,
+// after a release fence, writes the fields and opens the job; a worker reads the fields, then
+// an acquire fence, then claims: whoever read any field of the new job sees the closed counter
+// and claims nothing, and a worker that reads the closed counter itself waits for the post that
+// follows. (On x86 both fences cost nothing: they only keep the compiler's order.)
 // The caller returns when every unit has finished (not when every worker has looked), and a
 // worker touches nothing of the job's after finishing its last unit. A job submitted while
 // another runs (a second Python thread) runs on its caller alone. After fork() the child starts
@@ -66,6 +74,11 @@ constexpr uint64_t UNIT_MASK = (uint64_t(1) << GEN_SHIFT) - 1;
 // a virtual machine up to a millisecond), which says nothing of the cores being busy.
 #ifndef AX_POOL_ABSENT_US
 #define AX_POOL_ABSENT_US 200
+#endif
+// Runs between a job's fields and its opening, on the submitting thread: nothing, except in
+// the test that widens that window (tests/native/pool_handoff.cpp).
+#ifndef AX_POOL_HANDOFF_WINDOW
+#define AX_POOL_HANDOFF_WINDOW() ((void)0)
 #endif
 
 inline void pause() noexcept {
@@ -153,12 +166,17 @@ inline void worker_loop(Pool* p, int index) noexcept {
             now = p->posted.load(std::memory_order_acquire);
         }
         seen = now;
-        // The job's fields were written before posted: read them, then claim with the
-        // generation of the counter (a stale read fails the claim, never runs a unit).
-        const uint64_t gen = p->counter.load(std::memory_order_acquire) >> GEN_SHIFT;
-        if (index < p->helpers.load(std::memory_order_relaxed))
-            work(p, gen, p->fn.load(std::memory_order_relaxed),
-                 p->ctx.load(std::memory_order_relaxed), p->units.load(std::memory_order_relaxed));
+        // A closed counter (every unit taken) is a job being set up: its post follows.
+        const uint64_t c = p->counter.load(std::memory_order_acquire);
+        if ((c & UNIT_MASK) == UNIT_MASK) continue;
+        const int helpers = p->helpers.load(std::memory_order_relaxed);
+        const unit_fn fn = p->fn.load(std::memory_order_relaxed);
+        void* const ctx = p->ctx.load(std::memory_order_relaxed);
+        const int64_t units = p->units.load(std::memory_order_relaxed);
+        // Any field of a later job read above was written after that job's caller closed the
+        // counter: from this fence on, the claim sees it closed and runs nothing.
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (index < helpers) work(p, c >> GEN_SHIFT, fn, ctx, units);
     }
 }
 
@@ -171,7 +189,7 @@ inline void parallel_for(int64_t units, int threads, unit_fn fn, void* ctx) noex
     using clock = std::chrono::steady_clock;
     const clock::time_point start = p != nullptr && job.owns_lock() ? clock::now()
                                                                    : clock::time_point{};
-    if (p == nullptr || !job.owns_lock() || units > int64_t(UNIT_MASK) ||
+    if (p == nullptr || !job.owns_lock() || units >= int64_t(UNIT_MASK) ||
         start < p->serial_until) {
         for (int64_t u = 0; u < units; ++u) fn(ctx, u);
         return;
@@ -187,11 +205,16 @@ inline void parallel_for(int64_t units, int threads, unit_fn fn, void* ctx) noex
     }
     const uint64_t gen = ((p->counter.load(std::memory_order_relaxed) >> GEN_SHIFT) + 1) &
                          ((uint64_t(1) << (64 - GEN_SHIFT)) - 1);
+    // Close the last job before its fields change (no claim of an older generation succeeds
+    // from here on), and fence, so that a worker that reads a field written below sees this.
+    p->counter.store((gen << GEN_SHIFT) | UNIT_MASK, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
     p->fn.store(fn, std::memory_order_relaxed);
     p->ctx.store(ctx, std::memory_order_relaxed);
     p->units.store(units, std::memory_order_relaxed);
     p->helpers.store(helpers, std::memory_order_relaxed);
     p->finished.store(0, std::memory_order_relaxed);
+    AX_POOL_HANDOFF_WINDOW();
     p->counter.store(gen << GEN_SHIFT, std::memory_order_release);
     p->posted.fetch_add(1, std::memory_order_seq_cst);
     if (p->sleepers.load(std::memory_order_seq_cst) > 0) {
