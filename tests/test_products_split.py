@@ -44,7 +44,9 @@ CASES: dict[str, tuple[tuple[tuple[int, ...], ...], Callable]] = {
     "matrix @ vector, by rows": (((3000, 200), (200,)), lambda a, b: a @ b),
     "transposed matrix @ vector, in column ranges": (((40000, 30), (40000,)),
                                                       lambda a, b: a.mT @ b),
-    "transposed matrix @ vector, by rows": (((300, 3000), (300,)), lambda a, b: a.mT @ b),
+    "transposed matrix @ vector, by rows": (((200, 3000), (200,)), lambda a, b: a.mT @ b),
+    "wide transposed matrix @ vector, in column ranges": (((300, 3000), (300,)),
+                                                          lambda a, b: a.mT @ b),
     "vector @ matrix": (((40000,), (40000, 30)), lambda a, b: a @ b),
     "strided vector": (((20000, 30), (40000,)), lambda a, b: a.mT @ b[::2]),
     "dot": (((600_000,), (600_000,)), lambda a, b: a @ b),
@@ -72,17 +74,20 @@ def test_split_product_matches_numpy(case: str, dtype: str) -> None:
     np.testing.assert_allclose(got, want, rtol=0, atol=40 * eps * scale)
 
 
-CUT_BY_SHAPE = ["transposed matrix @ vector, in column ranges", "vector @ matrix",
+CUT_BY_SHAPE = ["matrix @ vector, by rows", "transposed matrix @ vector, by rows",
+                "transposed matrix @ vector, in column ranges",
+                "wide transposed matrix @ vector, in column ranges", "vector @ matrix",
                 "strided vector", "dot", "tall Gram matrix, in ranges",
                 "tall Gram matrix of the rows", "square Gram matrix, in panels"]
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("case", CUT_BY_SHAPE)
-def test_sums_cut_by_shape_round_the_same_on_any_thread_count(case: str,
-                                                              restore_threads) -> None:
+def test_products_cut_by_shape_round_the_same_on_any_thread_count(case: str, dtype: str,
+                                                                  restore_threads) -> None:
     shapes, product = CASES[case]
     rng = np.random.default_rng(7)
-    operands = [xp.asarray(_operand(rng, s, "float64")) for s in shapes]
+    operands = [xp.asarray(_operand(rng, s, dtype)) for s in shapes]
     results = []
     for threads in (1, 2, 3):
         xp.set_num_threads(threads)

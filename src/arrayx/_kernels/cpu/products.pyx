@@ -8,10 +8,12 @@ single-threaded BLAS call. OpenBLAS's own threads, which keep polling for work f
 after each product, then never hold the cores arrayx's next kernel needs, and with a busy
 process beside it a product backs off to the calling thread with the rest of arrayx's kernels.
 
-How a product is cut depends on its shape only, never on the thread count, so a result's
-rounding does not depend on how many threads ran it: an output split into rows or columns
-computes each element as one call would, and a long sum is cut into a fixed number of ranges
-whose partial results are added in order.
+A matrix-vector product, a dot and a Gram matrix are cut by their shape only, never by the
+thread count, so their rounding does not depend on how many threads ran them: rows of a
+matrix-vector product in a fixed number of ranges (OpenBLAS's gemv rounds a row by where its
+call starts), a long sum in a fixed number of ranges whose partial results are added in
+order. A gemm's rows or columns are cut by the thread count: an element next to a cut may
+round differently in its last bit (as in OpenBLAS's and MKL's own threads).
 
 Where no separate copy exists (``blas.products()`` is ``blas.lapack()``'s table), each product
 is one call and OpenBLAS threads it itself.
@@ -35,16 +37,23 @@ cdef int64_t UNIT_WORK = 1 << 20
 cdef int64_t UNITS_PER_THREAD = 1
 # gemm units cover a multiple of this many rows or columns (OpenBLAS's register blocks).
 cdef int64_t UNIT_ALIGN = 16
-# A matrix-vector product is split from this many matrix elements, in units of at least
-# GEMV_UNIT (memory-bound: an element a multiply-add), GEMV_UNITS_PER_THREAD units a thread
-# (nothing is packed: small units cost nothing, and a late worker holds less).
+# A matrix-vector product is split from this many matrix elements into at most GEMV_ROW_UNITS
+# row ranges of at least GEMV_UNIT elements (memory-bound: an element a multiply-add), on any
+# thread count: OpenBLAS's gemv rounds a row by where its call starts (its kernel's blocks), so
+# ranges cut by the thread count gave 1 and 2 threads different last bits in up to 2% of the
+# elements. Nothing is packed: small units cost nothing, and a late worker holds less (16 a
+# thread on 2 threads; with 2, the caller waited for a late worker and the pool backed off).
 cdef int64_t GEMV_SPLIT = 1 << 18
 cdef int64_t GEMV_UNIT = 1 << 16
-cdef int64_t GEMV_UNITS_PER_THREAD = 8
-# A column-major matrix with fewer rows than this is split along its columns into at most
-# PARTS ranges of at least GEMV_UNIT elements, whose partial vectors are added in order; a
-# taller one is split by rows (each unit reads a contiguous run of every column).
+cdef int64_t GEMV_ROW_UNITS = 32
+# A column-major matrix with fewer rows than GEMV_ROWS_SPLIT, or at least GEMV_WIDE columns,
+# is split along its columns into at most PARTS ranges of at least GEMV_UNIT elements, whose
+# partial vectors are added in order (at GEMV_WIDE columns they are at most 1/16 of the
+# matrix); a taller, narrower one is split by rows. Rows of a column-major matrix cut a
+# column into pieces, which OpenBLAS's kernel runs slowly: (2000 x 3000).mT @ r in 32 row
+# ranges took 1.3-1.5 ms on two threads of the Xeon, where NumPy's took 0.85.
 cdef int64_t GEMV_ROWS_SPLIT = 1024
+cdef int64_t GEMV_WIDE = 256
 cdef int64_t PARTS = 16
 # A dot is split from DOT_SPLIT elements into at most PARTS ranges of at least DOT_UNIT.
 cdef int64_t DOT_SPLIT = 1 << 18
@@ -155,8 +164,10 @@ cdef void run_gemm(int code, int isz, MatmulPlan* p, char* c) noexcept nogil:
 
 cdef int64_t gemv_parts(char order, int64_t rows, int64_t cols) noexcept nogil:
     """The ranges of columns a matrix-vector product's sum is cut into (1: not cut): only a
-    column-major matrix (``order`` "T") of few rows, from GEMV_SPLIT elements on."""
-    if order == b"N" or rows >= GEMV_ROWS_SPLIT or rows * cols < GEMV_SPLIT:
+    column-major matrix (``order`` "T") of few rows or many columns, from GEMV_SPLIT elements
+    on."""
+    if (order == b"N" or rows * cols < GEMV_SPLIT
+            or (rows >= GEMV_ROWS_SPLIT and cols < GEMV_WIDE)):
         return 1
     return max(1, min(PARTS, rows * cols // GEMV_UNIT, cols))
 
@@ -220,9 +231,8 @@ cdef void run_gemv(int code, int isz, char order, blas_int rows, blas_int cols, 
         return
     if job.by_rows:
         units = 1
-        if threads > 1 and <int64_t>rows * cols >= GEMV_SPLIT:
-            units = min(threads * GEMV_UNITS_PER_THREAD, <int64_t>rows * cols // GEMV_UNIT,
-                        rows)
+        if <int64_t>rows * cols >= GEMV_SPLIT:
+            units = min(GEMV_ROW_UNITS, <int64_t>rows * cols // GEMV_UNIT, rows)
         job.per = (rows + units - 1) // units
     else:
         job.per = (cols + parts - 1) // parts
