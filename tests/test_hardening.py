@@ -402,20 +402,31 @@ def test_comparison_dtype_bool_does_not_depend_on_earlier_reductions() -> None:
     assert got == fresh
 
 
-def test_comparison_with_an_int_beyond_the_dtype_under_where_refuses() -> None:
+def test_comparison_with_an_int_beyond_the_dtype_under_where() -> None:
     # NumPy segfaults on np.equal(uint8_array, -2, where=mask) (its loop for Python ints out
-    # of the dtype's range ignores the mask); arrayx refuses the int, where= or not.
+    # of the dtype's range ignores the mask). arrayx compares as NumPy does without where=
+    # (every element gets the same answer) and keeps the mask; in strict mode, where NumPy
+    # computes, the int is refused before NumPy sees it.
     isolated("""
         import pytest
+        from arrayx import _strict
         x = xp.asarray(np.array([0, 3], dtype=np.uint8))
+        wide = np.array([0, 3], dtype=np.int64)
         mask = np.array([False, True])
         for ufunc in (np.equal, np.less):
             for value in (-2, 300):
-                for kwargs in ({}, {"where": mask},
-                               {"where": mask, "out": xp.zeros(2, dtype=xp.int8)}):
-                    for ops in ((x, value), (value, x)):
+                for ops, wide_ops in (((x, value), (wide, value)), ((value, x), (value, wide))):
+                    assert np.asarray(ufunc(*ops)).tolist() == ufunc(*wide_ops).tolist()
+                    out, want = xp.zeros(2, dtype=xp.int8), np.zeros(2, dtype=np.int8)
+                    ufunc(*ops, where=mask, out=out)
+                    ufunc(*wide_ops, where=mask, out=want)
+                    assert np.asarray(out).tolist() == want.tolist()
+                    _strict.set_strict_flags(strict=True)
+                    try:
                         with pytest.raises(OverflowError):
-                            ufunc(*ops, **kwargs)
+                            ufunc(*ops, where=mask)
+                    finally:
+                        _strict.set_strict_flags(strict=False)
     """)
 
 

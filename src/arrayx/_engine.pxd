@@ -34,6 +34,7 @@ cdef bint may_overlap(Storage a, Layout al, int acode, Storage b, Layout bl,
                       int bcode) noexcept
 cdef int scalar_kind(object value) noexcept
 cdef int write_scalar(char* ptr, int code, object value) except -1
+cdef int int_beyond(int code, object value)
 cdef object read_scalar(const char* ptr, int code)
 cdef object read_element(Storage s, int64_t offset, int code)
 cdef int write_element(Storage s, int64_t offset, int code, object value) except -1

@@ -34,7 +34,10 @@ from arrayx._kernels.dtype_codes cimport (
     DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64, KB_BOOL, KB_COMPLEX, KB_INT, NDTYPES,
     component_code, of_kind,
 )
-from arrayx._kernels.op_ids cimport FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY, OP_SUBTRACT
+from arrayx._kernels.op_ids cimport (
+    FOLD_PROD, FOLD_SUM, OP_ADD, OP_EQUAL, OP_GREATER, OP_GREATER_EQUAL, OP_LESS,
+    OP_LESS_EQUAL, OP_MULTIPLY, OP_NOT_EQUAL, OP_SUBTRACT,
+)
 
 import numpy as _np
 
@@ -193,6 +196,35 @@ cdef int scalar_kind(object value) noexcept:
     if isinstance(value, complex):
         return 3
     return -1
+
+
+cdef int int_beyond(int code, object value):
+    """1 where ``value`` is a Python int above every value of the integer dtype ``code``, -1
+    where it is below every one, 0 otherwise (in range, not an int, or not an integer dtype)."""
+    if scalar_kind(value) != 1 or not of_kind(code, KB_INT):
+        return 0
+    lo, hi = INT_RANGE[code]
+    return 1 if value > hi else -1 if value < lo else 0
+
+
+# A comparison of an integer array with a Python int its dtype cannot hold has one value for
+# every element (1000 > any int8): NumPy (2.x) and PyTorch give it, and so does arrayx outside
+# strict mode; the standard leaves it undefined, and strict mode refuses it (OverflowError).
+cdef int _comparison_beyond(int op, int code, object value, bint reflected):
+    """1 or 0: the comparison ``op`` of every element of dtype ``code`` with ``value``
+    (``value`` first when ``reflected``) where ``value`` is an int beyond the dtype; -1 where
+    that does not apply."""
+    if op not in (OP_EQUAL, OP_NOT_EQUAL, OP_LESS, OP_LESS_EQUAL, OP_GREATER,
+                  OP_GREATER_EQUAL):
+        return -1
+    cdef int side = int_beyond(code, value)
+    if side == 0 or _strict.FLAGS.strict:
+        return -1
+    if op == OP_EQUAL or op == OP_NOT_EQUAL:
+        return op == OP_NOT_EQUAL
+    # Whether the element is on the smaller side of the operator: x < v, or v > x reflected.
+    cdef bint element_less = (op == OP_LESS or op == OP_LESS_EQUAL) != reflected
+    return element_less == (side > 0)
 
 
 cdef object _int_out_of_bounds(object value, int code):
@@ -745,6 +777,11 @@ cdef Storage binary_scalar(int op, Storage sa, Layout la, int ca, object value,
     cdef char* pa = sa.data + la.offset * ITEMSIZE[ca]
     cdef char* pv = <char*>&v
     cdef Storage t
+    cdef int constant = _comparison_beyond(op, code, value, reflected)
+    if constant >= 0:
+        # x == x is true and x != x false for every integer x.
+        return _binary(OP_EQUAL if constant else OP_NOT_EQUAL, la, pa, ca, la, pa, ca,
+                       sa.device, out)
     if not sa.host:
         t = device_scalar(sa.device, code, value)
         pv = t.data

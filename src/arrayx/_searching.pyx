@@ -5,7 +5,7 @@ from arrayx._array cimport Array, code_of, contiguous_copy, new_array, scalar_ar
 from arrayx._core.arguments cimport normalize_axis
 from arrayx._core.layout cimport contiguous
 from arrayx._engine cimport arg_extreme, count_true, nonzero as engine_nonzero
-from arrayx._engine cimport searchsorted as engine_searchsorted
+from arrayx._engine cimport int_beyond, searchsorted as engine_searchsorted
 from arrayx._engine cimport where as engine_where
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_INT8, DT_INT16, DT_INT32, DT_INT64,
@@ -264,11 +264,6 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     cdef Array a = <Array>x1
     if a._layout.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D x1, got shape {a.shape}")
-    if not isinstance(x2, Array):
-        x2 = _scalar_array(x2, _dtypes.result_type(a, x2), a.device)
-    cdef int code = code_of(_dtypes.result_type(a, x2))
-    cdef Array s = contiguous_copy(a, code)
-    cdef Array v = contiguous_copy(<Array>x2, code)
     cdef Array order
     order_storage = None
     if sorter is not None:
@@ -278,6 +273,17 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
         if order._layout.size != a._layout.size:
             raise ValueError("sorter must have x1's length")
         order_storage = order._storage
+    cdef int beyond
+    if not isinstance(x2, Array):
+        # A Python int beyond x1's integer dtype goes after every element, or before: NumPy
+        # and PyTorch place it so; strict mode refuses it, as the standard leaves it undefined.
+        beyond = 0 if _strict.FLAGS.strict else int_beyond(a._code, x2)
+        if beyond != 0:
+            return scalar_array(a._layout.size if beyond > 0 else 0, DT_INT64, a.device)
+        x2 = _scalar_array(x2, _dtypes.result_type(a, x2), a.device)
+    cdef int code = code_of(_dtypes.result_type(a, x2))
+    cdef Array s = contiguous_copy(a, code)
+    cdef Array v = contiguous_copy(<Array>x2, code)
     cdef Array out = new_array(contiguous(v._layout.ndim, v._layout.shape_), DT_INT64,
                                a._storage.device)
     engine_searchsorted(s._storage, s._layout.size, order_storage, v._storage, v._layout.size,

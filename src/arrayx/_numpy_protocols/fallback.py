@@ -93,7 +93,24 @@ def as_plain_numpy(call: Any, args: tuple, kwargs: dict, name: str) -> Any:
     views and returns NumPy's own results, as for an array that offers only ``__array__``
     (array-api-strict's): nothing dispatches to arrayx and nothing comes back as arrayx."""
     check_cpu((args, kwargs), name)
+    check_beyond_under_where(args, kwargs)
     return call(*views(args), **views(kwargs))
+
+
+def check_beyond_under_where(args: tuple, kwargs: dict) -> None:
+    """Raise OverflowError for a Python int beyond an integer array's dtype in a call with
+    ``where=``: NumPy's loops for such ints ignore the mask and crash the process (NumPy 2.4,
+    ``numpy.equal(uint8_array, -2, where=mask)``), and strict mode refuses the int anyway, as
+    the standard leaves it undefined."""
+    if kwargs.get("where", True) is True:
+        return
+    ints = [a for a in args if type(a) is int]
+    for a in _arrays_in(args):
+        if a.dtype.kind in "iu":
+            info = np.iinfo(a.dtype)
+            for value in ints:
+                if not info.min <= value <= info.max:
+                    raise OverflowError(f"Python integer {value} out of bounds for {a.dtype}")
 
 
 def results(value: Any, name: str) -> Any:
