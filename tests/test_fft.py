@@ -144,6 +144,15 @@ def test_shifts(data, shape):
                                   np.fft.ifftshift(x, axes=axes))
 
 
+@pytest.mark.parametrize("axes", [np.int64(1), np.int32(-1), np.array(0), ax.asarray(1)],
+                         ids=["np.int64", "np.int32", "numpy 0-d", "arrayx 0-d"])
+def test_shifts_take_any_integer_for_one_axis(axes):
+    x = np.arange(12.0).reshape(3, 4)
+    for ours, theirs in ((ax.fft.fftshift, np.fft.fftshift), (ax.fft.ifftshift, np.fft.ifftshift)):
+        np.testing.assert_array_equal(to_np(ours(ax.asarray(x), axes=axes)),
+                                      theirs(x, axes=int(axes)))
+
+
 def test_bad_input():
     with pytest.raises(TypeError, match="int64"):
         ax.fft.fft(ax.asarray([1, 2, 3]))

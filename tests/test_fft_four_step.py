@@ -100,3 +100,45 @@ def test_the_transform_threads_work_in_a_forked_child() -> None:
     out = subprocess.run([sys.executable, "-c", FORK_SCRIPT], capture_output=True, text=True,
                          timeout=120, check=True).stdout.split()
     assert out == ["0"]
+
+
+def test_callers_in_several_threads_while_the_thread_count_changes() -> None:
+    # The worker pool is shared and the thread count process-wide: a caller that replaced the
+    # pool for its own count shut down one another caller was about to submit to.
+    import threading
+    import time
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(1 << 17) + 1j * rng.standard_normal(1 << 17)
+    x = xp.asarray(a)
+    want = np.fft.fft(a)
+    before = xp.get_num_threads()
+    stop = time.monotonic() + 3.0
+    errors: list[str] = []
+
+    def call() -> None:
+        while time.monotonic() < stop and not errors:
+            try:
+                got = to_np(xp.fft.fft(x))
+            except Exception as e:  # noqa: BLE001 - any failure is the finding
+                errors.append(f"{type(e).__name__}: {e}")
+                return
+            if not np.allclose(got, want, rtol=0, atol=1e-9 * np.abs(want).max()):
+                errors.append("wrong result")
+
+    def churn() -> None:
+        n = 0
+        while time.monotonic() < stop:
+            xp.set_num_threads(1 + n % 3)
+            n += 1
+            time.sleep(0.001)
+
+    threads = [threading.Thread(target=call) for _ in range(3)] + [threading.Thread(target=churn)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        xp.set_num_threads(before)
+    assert not errors, errors[:3]

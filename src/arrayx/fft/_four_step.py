@@ -24,7 +24,8 @@ import functools
 import math
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -93,7 +94,6 @@ def _rows(fn, src: np.ndarray, dst: np.ndarray) -> None:
     if threads == 1:
         fn(src, axis=1, norm=norm, out=dst)
         return
-    pool = _workers(threads - 1)
     parts = min(PIECES * threads, src.shape[0])
     cuts = [src.shape[0] * i // parts for i in range(parts + 1)]
     pieces = iter(range(parts))  # shared: each next() hands one piece to one thread
@@ -101,21 +101,23 @@ def _rows(fn, src: np.ndarray, dst: np.ndarray) -> None:
     def work() -> None:
         for i in pieces:
             fn(src[cuts[i]:cuts[i + 1]], axis=1, norm=norm, out=dst[cuts[i]:cuts[i + 1]])
-    jobs = [pool.submit(work) for _ in range(threads - 1)]
+    jobs = _submit(work, threads - 1)
     work()
     for job in jobs:
         job.result()
 
 
-def _workers(count: int) -> ThreadPoolExecutor:
-    """The pool of ``count`` worker threads (made anew when the count changes)."""
+def _submit(work: Callable[[], None], count: int) -> list[Future]:
+    """``work`` submitted ``count`` times to the shared pool of worker threads, grown to at
+    least ``count`` workers first. The pool only grows and is never shut down while in use:
+    the thread count is process-wide, and a caller that shut down a pool of another size made
+    another caller's submit to it fail ("cannot schedule new futures after shutdown"). A
+    larger pool than a call needs starts no more threads than the jobs it is given."""
     global _pool, _pool_size
     with _pool_lock:
-        if _pool is None or _pool_size != count:
-            if _pool is not None:
-                _pool.shutdown(wait=False)
+        if _pool is None or _pool_size < count:
             _pool, _pool_size = ThreadPoolExecutor(count, "arrayx-fft"), count
-        return _pool
+        return [_pool.submit(work) for _ in range(count)]
 
 
 def transform(a: Array, inverse: bool, norm: str) -> Array | None:

@@ -73,8 +73,8 @@ def _roll_halves(x: object, axes: int | Sequence[int] | None, inverse: bool,
         raise TypeError(f"fft.{name} expects an arrayx array, got {type(x).__name__}")
     if axes is None:
         axes = range(x.ndim)
-    elif isinstance(axes, int):
-        axes = (axes,)
+    elif hasattr(axes, "__index__"):  # an int, a NumPy integer, a 0-d integer array
+        axes = (operator.index(axes),)
     shift = [0] * x.ndim
     for ax in axes:
         ax = operator.index(ax)
