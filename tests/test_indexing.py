@@ -160,6 +160,27 @@ def test_leading_mask_set_of_a_wrong_shape_changes_nothing() -> None:
     np.testing.assert_array_equal(to_np(x), a)
 
 
+def test_leading_mask_in_the_targets_own_memory() -> None:
+    # a[a[0, :2]] = v: the mask is a view of a, and writing a row changes it; the selection is
+    # the mask as it was (NumPy's result with the mask copied first), and no row past the
+    # selection is written (from memory past the value's).
+    base = np.array([[True, True, True], [True, False, True]])
+    want = base.copy()
+    want[base[0, :2].copy()] = False
+    x = xp.asarray(base)
+    x[x[0, :2]] = False
+    np.testing.assert_array_equal(to_np(x), want)
+    base = np.zeros((64, 64), bool)
+    base[0, :2] = True
+    v = np.zeros((2, 64), bool)
+    v[0] = True
+    want = base.copy()
+    want[base[0].copy()] = v
+    x = xp.asarray(base)
+    x[x[0]] = xp.asarray(v)
+    np.testing.assert_array_equal(to_np(x), want)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64, np.complex128])
 def test_long_take_matches_numpy_and_checks_every_index(dtype: type) -> None:
     # 2^17 indices go to the parallel gather; negative ones count from the end, and one bad

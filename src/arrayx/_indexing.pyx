@@ -13,7 +13,8 @@ from arrayx._core.arguments cimport normalize_axis, parse_shape
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous
 from arrayx._core.storage cimport Storage
 from arrayx._engine cimport (
-    compress_rows, count_true, expand_rows, gather_blocks, same_device, scatter_blocks,
+    compress_rows, count_true, expand_rows, gather_blocks, may_overlap, same_device,
+    scatter_blocks,
 )
 from arrayx._engine cimport scatter_add as engine_scatter_add
 from arrayx._engine cimport take as engine_take
@@ -300,7 +301,11 @@ def getitem(Array a, key) -> Array:
 
 cdef int _expand(Array a, Array m, Array v) except -1:
     """``a[m] = v`` for a leading mask: ``v`` broadcast to the selection, written in one pass
-    (one row repeated when ``v`` does not vary along the selection)."""
+    (one row repeated when ``v`` does not vary along the selection). A mask in ``a``'s own
+    memory (``a[a[0]] = v``) is copied first: the kernel reads it as it writes the rows, and
+    a row written would change which later rows it selects."""
+    if may_overlap(m._storage, m._layout, DT_BOOL, a._storage, a._layout, a._code):
+        m = contiguous_copy(m, DT_BOOL)
     cdef int k = m._layout.ndim
     cdef int64_t n = m._layout.size
     rest = a.shape[k:]
