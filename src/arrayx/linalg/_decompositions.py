@@ -304,6 +304,7 @@ def eig(x: Array, /) -> EigResult:
     Raises
     ------
     %(raises_eigen)s
+    %(raises_non_finite)s
 
     %(examples)s
     >>> w, v = xp.linalg.eig(xp.asarray([[2.0, 0.0], [0.0, 3.0]]))
@@ -331,6 +332,7 @@ def eigvals(x: Array, /) -> Array:
     ------
     %(raises_not_float)s
     %(raises_no_convergence)s
+    %(raises_non_finite)s
 
     %(examples)s
     >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
@@ -342,7 +344,9 @@ def eigvals(x: Array, /) -> Array:
 fill([EigResult, EighResult, QRResult, SVDResult, cholesky, eig, eigh, eigvals, eigvalsh, qr, svd,
      svdvals],
      raises_eigen="%(raises_not_float)s\n%(raises_not_square)s\n%(raises_no_convergence)s",
-     raises_svd="%(raises_not_float)s\nLinAlgError\n    If the decomposition does not converge.",
+     raises_svd="%(raises_not_float)s\nLinAlgError\n    If the decomposition does not converge, or "
+                "a matrix holds an infinity or a NaN.",
+     raises_non_finite="LinAlgError\n    If a matrix holds an infinity or a NaN.",
      hermitian_parameters=sections([
          "x : Array\n"
          "    Shape ``(..., M, M)``, floating point, symmetric or Hermitian: only the lower\n"

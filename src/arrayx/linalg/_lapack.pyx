@@ -21,6 +21,7 @@ LAPACK's transpose, and each routine is asked for what the transpose gives direc
 Every call works on a fresh C-contiguous copy, since LAPACK overwrites its operands, and
 loops over the stack without the GIL.
 """
+from libc.math cimport isfinite
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -94,6 +95,25 @@ cdef int converged(int64_t bad, str what) except -1:
     """LinAlgError unless ``bad``, the first matrix whose ``what`` did not converge, is -1."""
     if bad >= 0:
         raise LinAlgError(f"{what} did not converge")
+    return 0
+
+
+cdef int finite_only(Array a, str what) except -1:
+    """LinAlgError unless every element of the C-contiguous ``a`` (complex: both parts) is
+    finite. gesdd and geev refuse a NaN norm with a negative info, leaving their outputs
+    unwritten, and geev's clean-up after that writes outside its eigenvalue arrays (an inf
+    off the diagonal aborted the process with a double free), as NumPy checks first too."""
+    cdef const char* p = a.ptr()
+    cdef int64_t i, parts = a._layout.size * (2 if a._code >= DT_COMPLEX64 else 1)
+    cdef bint single = a._code == DT_FLOAT32 or a._code == DT_COMPLEX64
+    cdef bint bad = False
+    with nogil:
+        for i in range(parts):
+            if not isfinite((<const float*>p)[i] if single else (<const double*>p)[i]):
+                bad = True
+                break
+    if bad:
+        raise LinAlgError(f"{what}: the matrix contains infinities or NaNs")
     return 0
 
 
@@ -408,6 +428,7 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     # hands it to the same gesdd: the singular vectors then have NumPy's signs. U and Vh come
     # back column-major too, and are returned as transposed views of their buffers.
     cdef Array a = contiguous_copy(matrix_transpose(x), code)
+    finite_only(a, "svd")
     cdef Layout L = a._layout
     cdef int64_t batches = L.size // mn
     cdef int64_t shape[MAXDIM]
@@ -451,7 +472,7 @@ def svd(Array x, bint vectors, bint full) -> tuple:
                 if gesdd(code, jobz, m, n, pa + b * astep, ps + b * sstep,
                          pu + b * ustep if vectors else NULL, m,
                          pvh + b * vstep if vectors else NULL, rows_vh, work, lwork, rwork,
-                         iwork) > 0:
+                         iwork) != 0:
                     bad = b
                     break
     finally:
@@ -596,6 +617,7 @@ def eig(Array x, bint vectors) -> tuple:
     cdef int ccode = DT_COMPLEX64 if real_code(code) == DT_FLOAT32 else DT_COMPLEX128
     cdef bint real = code < DT_COMPLEX64
     cdef Array at = contiguous_copy(<Array>x.mT, code)
+    finite_only(at, "eig")
     cdef Layout L = at._layout
     cdef Array w = new_array(contiguous(L.ndim - 1, L.shape_), ccode, x._storage.device)
     cdef Array v = new_array(contiguous(L.ndim, L.shape_), ccode, x._storage.device) \
@@ -630,13 +652,13 @@ def eig(Array x, bint vectors) -> tuple:
         with nogil:
             for b in range(batches):
                 if real:
-                    if geev(code, jobvr, n, pa + b * step, wr, wi, vr, work, lwork, rwork) > 0:
+                    if geev(code, jobvr, n, pa + b * step, wr, wi, vr, work, lwork, rwork) != 0:
                         bad = b
                         break
                     unpack_real(code, ccode, n, wr, wi, vr, pw + b * wstep,
                                 pv + b * vstep if vectors else NULL)
                 elif geev(code, jobvr, n, pa + b * step, pw + b * wstep, NULL,
-                          pv + b * vstep if vectors else NULL, work, lwork, rwork) > 0:
+                          pv + b * vstep if vectors else NULL, work, lwork, rwork) != 0:
                     bad = b
                     break
     finally:

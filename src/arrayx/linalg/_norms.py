@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from arrayx._array import Array
+from arrayx._creation import zeros
 from arrayx._data_type_functions import astype, finfo, isdtype
 from arrayx._docfill import fill
 from arrayx._elementwise import (
@@ -114,12 +115,20 @@ def matrix_norm(
         raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
                          f"got {ord!r}")
     elif ord in (2, -2):
-        out = (max if ord > 0 else min)(svdvals(a), axis=-1)
+        out = _extreme(svdvals(a), ord > 0)
     else:
         # 1/-1: the largest/smallest column sum; inf/-inf: the largest/smallest row sum.
-        sums = sum(abs(a), axis=-2 if ord in (1, -1) else -1)
-        out = (max if ord > 0 else min)(sums, axis=-1)
+        out = _extreme(sum(abs(a), axis=-2 if ord in (1, -1) else -1), ord > 0)
     return reshape(out, out.shape + (1, 1)) if keepdims else out
+
+
+def _extreme(v: Array, largest: bool) -> Array:
+    """The largest (smallest) of the non-negative ``v`` along its last axis; 0 for the
+    largest over an empty axis (the 1-, 2- and inf-norms of an empty matrix, as NumPy and
+    PyTorch give). The smallest over an empty axis has no value, as in NumPy (ValueError)."""
+    if largest and v.shape[-1] == 0:
+        return zeros(v.shape[:-1], dtype=v.dtype, device=v.device)
+    return (max if largest else min)(v, axis=-1)
 
 
 def _vector_norm(a: Array, axis: int | tuple[int, ...] | None, keepdims: bool,

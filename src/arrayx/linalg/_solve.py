@@ -178,7 +178,10 @@ def _cutoff(s: Array, rtol: float | Array | None, shape: tuple[int, ...]) -> Arr
         rtol = builtins.max(shape[-2:]) * finfo(s.dtype).eps
     elif isinstance(rtol, Array):
         rtol = rtol[..., None]
-    return max(s, axis=-1, keepdims=True) * rtol
+    # An empty matrix has no singular value (rank 0, pseudo-inverse empty): any cutoff does.
+    largest = (max(s, axis=-1, keepdims=True) if s.shape[-1] else
+               zeros(s.shape[:-1] + (1,), dtype=s.dtype, device=s.device))
+    return largest * rtol
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
