@@ -372,3 +372,29 @@ def test_each_declared_operator_is_its_ops_function(stem: str, op: str, form: st
     assert_matches(getattr(xp.Array, f"__r{stem}__")(y, x), to_np(fn(x, y)), op)
     z = xp.asarray(xp.broadcast_to(x, (2, 3)), copy=True)
     assert_matches(getattr(xp.Array, f"__i{stem}__")(z, y), to_np(fn(x, y)), op)
+
+
+# The compiler's own complex quotient (libgcc's __divdc3) gave nan+nanj where the quotient
+# overflows; Smith's method (NumPy's) gives the infinities, and reciprocal keeps an exact zero.
+OVERFLOWING_QUOTIENTS = [(1e308 + 1e308j, 0.5 + 0j), (3 + 4j, 1e-309 + 0j), (3 + 4j, 1e-309j),
+                         (1e300 + 1e300j, 1e-10 + 0j), (1e200 + 1e200j, 1e-200j),
+                         (1 + 2j, 0j), (3 + 4j, 1 + 2j), (-0.0 - 1j, 2 - 0j)]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("n", [1, 17, 100_003])
+def test_complex_quotients_that_overflow_match_numpy(dtype: type, n: int) -> None:
+    with np.errstate(all="ignore"):
+        for a, b in OVERFLOWING_QUOTIENTS:
+            x, y = np.full(n, a, dtype), np.full(n, b, dtype)
+            for got, want in ((xp.divide(xp.asarray(x), xp.asarray(y)), x / y),
+                              (xp.asarray(x) / b, x / np.asarray(b, dtype))):
+                got = np.asarray(got)
+                np.testing.assert_array_equal(got, want)
+                np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+                np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+        for z in (1e-310j, 1e-309 + 0j, 0j, complex(np.inf, 1), 1e308 + 1e308j, -2 - 0j, 3 + 4j):
+            x = np.full(n, z, dtype)
+            got, want = np.asarray(xp.reciprocal(xp.asarray(x))), np.reciprocal(x)
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))

@@ -165,7 +165,6 @@ template <class T> AX_HD T sign_(T a) {
     }
 }
 
-template <class T> AX_HD T reciprocal_(T a) { return T(1) / a; }
 
 // --- real transcendental functions within one ULP of the correctly rounded result ------------
 // On the CPU a real function is evaluated in a wider type and rounded once: float in double,
@@ -711,6 +710,29 @@ template <class V> AX_HD dstd::complex<V> cdiv_(dstd::complex<V> a, dstd::comple
     }
     const V rat = br / bi, scl = V(1) / (bi + br * rat);
     return {(ar * rat + ai) * scl, (ai * rat - ar) * scl};
+}
+// a / b, complex by Smith's method (cdiv_), as NumPy's quotient: the compiler's own (libgcc's
+// __divdc3, GCC 12) gave nan+nanj where the quotient overflows ((3+4j) / 1e-309, (1e308+1e308j)
+// / 0.5: inf+infj).
+template <class T> AX_HD T div_(T a, T b) {
+    if constexpr (is_complex_v<T>) return cdiv_(a, b);
+    else return a / b;
+}
+// 1 / a, complex by Smith's method with the numerator 1 folded in, as NumPy's reciprocal
+// (1 / 1e-310j is -infj, its real part 0, where the general quotient gives nan-infj).
+template <class T> AX_HD T reciprocal_(T a) {
+    if constexpr (is_complex_v<T>) {
+        using V = real_t<T>;
+        const V ar = a.real(), ai = a.imag();
+        if (dstd::fabs(ai) <= dstd::fabs(ar)) {
+            const V r = ai / ar, d = ar + ai * r;
+            return {V(1) / d, -r / d};
+        }
+        const V r = ar / ai, d = ar * r + ai;
+        return {r / d, V(-1) / d};
+    } else {
+        return T(1) / a;
+    }
 }
 template <class V> AX_HD dstd::complex<V> cpower(dstd::complex<V> a, dstd::complex<V> b) {
     using C = dstd::complex<V>;

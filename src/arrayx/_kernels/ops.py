@@ -89,7 +89,7 @@ ELEMENTWISE = [
     ("bitwise_right_shift", 2, "integer", "same", "ax::rshift(a, b)"),
     ("bitwise_xor", 2, "integer_or_bool", "same", "ax::bit_xor(a, b)"),
     ("copysign", 2, "real", "float", "std::copysign(a, b)"),
-    ("divide", 2, "numeric", "float", "a / b"),
+    ("divide", 2, "numeric", "float", "ax::div_(a, b)"),
     ("equal", 2, "all", "bool", "a == b"),
     ("floor_divide", 2, "real", "same", "ax::floor_div(a, b)"),
     ("greater", 2, "real", "bool", "a > b"),
