@@ -574,3 +574,47 @@ def test_strict_refuses_an_int_beyond_the_dtype(strict):
         xp.less(x, 1000)
     with pytest.raises(OverflowError):
         xp.searchsorted(x, -1000)
+
+
+# --- max/min of bool, sum/prod with dtype=bool, var/std of complex -----------------------------
+
+BOOLS = np.array([[True, False, True], [False, False, True]])
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_max_min_of_bool(name, axis, keepdims):
+    same(getattr(xp, name)(xp.asarray(BOOLS), axis=axis, keepdims=keepdims),
+         getattr(np, name)(BOOLS, axis=axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+@pytest.mark.parametrize("values", [BOOLS, np.array([2.0, np.nan, 0.0, -0.0]),
+                                    np.array([0j, 1j, 0j]), np.array([3, 0, -1], np.int8),
+                                    np.zeros(0), np.zeros((2, 0), bool)], ids=str)
+@pytest.mark.parametrize("axis", [None, -1])
+def test_sum_prod_with_dtype_bool(name, values, axis):
+    same(getattr(xp, name)(xp.asarray(values), axis=axis, dtype=xp.bool),
+         getattr(np, name)(values, axis=axis, dtype=bool))
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("correction", [0, 1])
+def test_var_std_of_complex(name, dtype, axis, correction):
+    z = np.array([[1 + 2j, 3j, -1 - 1j, 4], [2, 1j, 0, -3j]], dtype=dtype)
+    got = np.asarray(getattr(xp, name)(xp.asarray(z), axis=axis, correction=correction))
+    want = getattr(np, name)(z, axis=axis, ddof=correction)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-6 if dtype == "complex64" else 1e-14)
+
+
+def test_strict_refuses_bool_extremes_bool_sums_and_complex_spread(strict):
+    with pytest.raises(TypeError):
+        xp.max(xp.asarray(BOOLS))
+    with pytest.raises(TypeError):
+        xp.sum(xp.asarray(BOOLS), dtype=xp.bool)
+    with pytest.raises(TypeError):
+        xp.var(xp.asarray([1j, 2.0]))

@@ -8,8 +8,9 @@ from arrayx._kernels.dtype_codes cimport (
 )
 from arrayx._kernels.op_ids cimport FOLD_MAX, FOLD_MIN, FOLD_PROD, FOLD_SUM, OP_ADD, OP_MULTIPLY
 
-from arrayx._elementwise import divide, sqrt
+from arrayx._elementwise import add, divide, imag, not_equal, real, sqrt
 from arrayx._docfill import fill, sections
+from arrayx import _strict
 
 __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
@@ -38,6 +39,25 @@ def sum_of_last_products(Array x1, Array x2) -> Array:
     axes = (x1._layout.ndim - 1,)
     s, L, c = sum_of_products(x1._storage, x1._layout, x2._storage, x2._layout, x1._code, axes)
     return wrap(s, squeeze(L, axes), c)
+
+
+cdef Array _bool_fold(int op, Array a, tuple axes, bint keepdims):
+    """The largest (``FOLD_MAX``: any) or smallest (``FOLD_MIN``: all) of the bool ``a``
+    along ``axes``, as bool: its bytes read as uint8 (a byte other than 0 and 1 still counts
+    as True)."""
+    cdef Array bytes_ = wrap(a._storage, a._layout, DT_UINT8)
+    return not_equal(_fold(op, bytes_, axes, DT_UINT8, keepdims), 0)
+
+
+cdef object _as_bool_fold(int op, Array a, object axis, object dtype, bint keepdims):
+    """``sum`` (``FOLD_SUM``) or ``prod`` of ``a`` with ``dtype=bool``, as NumPy and PyTorch
+    give it (each element as bool, then any or all), or None where ``dtype`` is not bool or
+    strict mode is on (the standard has no bool sum: the engine refuses it)."""
+    if dtype is None or _strict.FLAGS.strict or code_of(dtype) != DT_BOOL:
+        return None
+    cdef Array b = a if a._code == DT_BOOL else not_equal(a, 0)
+    return _bool_fold(FOLD_MAX if op == FOLD_SUM else FOLD_MIN, b,
+                      reduction_axes(axis, a._layout.ndim), keepdims)
 
 
 cdef Array _fold(int op, Array a, tuple axes, int acc, bint keepdims):
@@ -76,6 +96,9 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Array(2, dtype=int64)
     """
     cdef Array a = as_array(x, "sum")
+    as_bool = _as_bool_fold(FOLD_SUM, a, axis, dtype, keepdims)
+    if as_bool is not None:
+        return as_bool
     return _fold(FOLD_SUM, a, reduction_axes(axis, a._layout.ndim),
                  _sum_code(a._code, dtype, "sum"), keepdims)
 
@@ -102,6 +125,9 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     Array([ 2., 12.], dtype=float64)
     """
     cdef Array a = as_array(x, "prod")
+    as_bool = _as_bool_fold(FOLD_PROD, a, axis, dtype, keepdims)
+    if as_bool is not None:
+        return as_bool
     return _fold(FOLD_PROD, a, reduction_axes(axis, a._layout.ndim),
                  _sum_code(a._code, dtype, "prod"), keepdims)
 
@@ -109,11 +135,15 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
 cdef Array _extreme(int op, object x, object axis, bint keepdims, str name):
     cdef Array a = as_array(x, name)
     axes = reduction_axes(axis, a._layout.ndim)
-    if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
+    # Bool is an extension (any or all, as NumPy and PyTorch give it); strict mode refuses it,
+    # as the standard's max and min take real numbers.
+    if (a._code == DT_BOOL and _strict.FLAGS.strict) or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
     for i in axes:
         if a._layout.shape_[i] == 0:
             raise ValueError(f"{name} of an empty axis has no value")
+    if a._code == DT_BOOL:
+        return _bool_fold(op, a, axes, keepdims)
     return _fold(op, a, axes, a._code, keepdims)
 
 
@@ -206,6 +236,12 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
     Array(1.66666667, dtype=float64)
     """
     cdef Array a = as_array(x, "var")
+    if a._code >= DT_COMPLEX64 and not _strict.FLAGS.strict:
+        # |z - mean|^2 is the real parts' squared deviation plus the imaginary parts': the
+        # sum of their variances, real (as NumPy and PyTorch give it; the standard's var takes
+        # real floating point, and strict mode refuses complex).
+        return add(var(real(a), axis=axis, correction=correction, keepdims=keepdims),
+                   var(imag(a), axis=axis, correction=correction, keepdims=keepdims))
     if a._code not in (DT_FLOAT32, DT_FLOAT64):
         raise TypeError(f"var takes a real floating-point array, not {a.dtype}")
     axes = reduction_axes(axis, a._layout.ndim)
@@ -283,16 +319,18 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
 
 fill([cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var],
      spread_sections=sections([
-         "x : Array\n    A real floating-point array.",
+         "x : Array\n    A floating-point array; complex (outside strict mode) gives the spread of\n"
+         "    the complex values about their mean, as NumPy.",
          "reduce_axis",
          "correction : int or float, optional\n"
          "    Subtracted from the number of elements in the divisor: 0 (default) for the\n"
          "    population's, 1 for the sample's variance or standard deviation.",
          "keepdims"],
-         "An array of ``x``'s dtype; NaN where the divisor is not positive.",
-         ["TypeError\n    If ``x`` is not of a real floating dtype."]),
+         "An array of ``x``'s real dtype; NaN where the divisor is not positive.",
+         ["TypeError\n    If ``x`` is not floating point (or, in strict mode, is complex)."]),
      extreme_sections=sections(
-         ["x_real", "reduce_axis", "keepdims_broadcast"], "An array of ``x``'s dtype.",
+         ["x_real", "reduce_axis", "keepdims_broadcast"],
+         "An array of ``x``'s dtype (bool outside strict mode: ``max`` is any, ``min`` all).",
          ["ValueError\n    If a reduced axis is empty (the extreme of nothing has no value).",
           "raises_complex"]),
      scan_sections=sections([
