@@ -618,3 +618,33 @@ def test_strict_refuses_bool_extremes_bool_sums_and_complex_spread(strict):
         xp.sum(xp.asarray(BOOLS), dtype=xp.bool)
     with pytest.raises(TypeError):
         xp.var(xp.asarray([1j, 2.0]))
+
+
+# --- a reduction of a 0-d array along axis 0 or -1 ------------------------------------------
+
+ZERO_D_REDUCTIONS = ["sum", "prod", "max", "min", "all", "any", "count_nonzero", "argmax",
+                     "argmin"]
+
+
+@pytest.mark.parametrize("name", ZERO_D_REDUCTIONS + ["mean", "var", "std"])
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_of_0d_arrays_along_axis_0(name, axis, keepdims):
+    # NumPy's ufunc reductions and PyTorch take the int 0 or -1 there (reducing nothing);
+    # NumPy's mean, var and std refuse it, and arrayx gives them the same reading.
+    z = np.array(3.5)
+    got = getattr(xp, name)(xp.asarray(z), axis=axis, keepdims=keepdims)
+    if name in ZERO_D_REDUCTIONS:
+        same(got, np.asarray(getattr(np, name)(z, axis=axis, keepdims=keepdims)))
+    else:
+        same(got, np.asarray(getattr(xp, name)(xp.asarray(z), keepdims=keepdims)))
+    for bad in (1, -2, (0,), (0, -1)):
+        if name in ("argmax", "argmin") and isinstance(bad, tuple):
+            continue
+        with pytest.raises((ValueError, IndexError)):
+            getattr(xp, name)(xp.asarray(z), axis=bad)
+
+
+def test_strict_refuses_axis_0_of_0d_arrays(strict):
+    with pytest.raises((ValueError, IndexError)):
+        xp.sum(xp.asarray(3.5), axis=0)

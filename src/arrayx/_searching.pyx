@@ -2,7 +2,7 @@
 from libc.stdint cimport int64_t
 
 from arrayx._array cimport Array, code_of, contiguous_copy, new_array, scalar_array, wrap
-from arrayx._core.arguments cimport normalize_axis
+from arrayx._core.arguments cimport normalize_axis, zero_d_axis
 from arrayx._core.layout cimport contiguous
 from arrayx._engine cimport arg_extreme, count_true, nonzero as engine_nonzero
 from arrayx._engine cimport int_beyond, searchsorted as engine_searchsorted
@@ -104,6 +104,8 @@ cdef Array _argextreme(object x, object axis, bint keepdims, bint want_max, str 
     cdef Array a = <Array>x
     if a._code == DT_BOOL or a._code >= DT_COMPLEX64:
         raise TypeError(f"{name} takes a real-valued array, not {a.dtype}")
+    if zero_d_axis(axis, a._layout.ndim):
+        axis = None
     cdef Array work = reshape(a, (-1,)) if axis is None else moveaxis(
         a, normalize_axis(axis, a._layout.ndim), -1)
     if work._layout.shape_[work._layout.ndim - 1] == 0:

@@ -68,9 +68,22 @@ cdef int normalize_axis(object axis, int ndim) except -1:
     return a + ndim if a < 0 else a
 
 
+cdef bint zero_d_axis(object axis, int ndim) except -1:
+    """Whether ``axis`` is the one axis NumPy and PyTorch let a reduction of a 0-d array name:
+    the int 0 or -1 (it reduces nothing; NumPy refuses it in a tuple). The standard has no
+    axis there, so strict mode refuses it as out of bounds."""
+    if ndim != 0 or axis is None or isinstance(axis, (tuple, list)):
+        return False
+    if integer(axis, "an axis") not in (0, -1):
+        return False
+    from arrayx._strict import FLAGS
+    return not FLAGS.strict
+
+
 cdef tuple reduction_axes(object axis, int ndim):
-    """Sorted, normalised, distinct axes of ``axis`` (None: all); AxisError on a repeat."""
-    if axis is None:
+    """Sorted, normalised, distinct axes of ``axis`` (None: all); AxisError on a repeat. A
+    0-d array's axis 0 or -1 (``zero_d_axis``) is no axis."""
+    if axis is None or zero_d_axis(axis, ndim):
         return tuple(range(ndim))
     return tuple(sorted(normalized_axes(axis, ndim)))
 
