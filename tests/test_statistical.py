@@ -260,3 +260,16 @@ def test_large_sums_and_variances_do_not_depend_on_the_thread_count(shape_axis: 
         np.testing.assert_array_equal(one, many, err_msg=name)
         np.testing.assert_allclose(one, getattr(np, name)(a, axis=axis), rtol=1e-10, atol=1e-9,
                                    err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("n", [1, 2, 300_000])
+def test_cumulative_sum_keeps_a_leading_negative_zero(dtype: type, n: int) -> None:
+    # NumPy's cumsum starts from the first element (+0.0 + -0.0 would be +0.0); a long run is
+    # scanned in ranges, each starting from the running total before it.
+    a = np.full(n, -0.0, dtype)
+    a[n // 2:] = np.where(np.arange(n - n // 2) % 3 == 0, 0.0, -0.0)
+    got, want = np.asarray(xp.cumulative_sum(xp.asarray(a))), np.cumsum(a)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+    np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))

@@ -403,25 +403,34 @@ struct ProductsMaker {
 };
 inline loop2d_fn products_kernel(int code) { return float_kernel<ProductsMaker>(code); }
 
-// Scans: out[j] = op(start, in[0], ..., in[j]) along one run (start: op's identity when NULL),
+// Scans: out[j] = op(start, in[0], ..., in[j]) along one run (without start, from in[0]),
 // and the plain left-to-right fold of a run (the total a parallel scan's later ranges start
-// from). Both go element by element, as a running sum does.
+// from). Both go element by element, as a running sum does. A float run starts from in[0]
+// itself, not from op's identity: +0.0 + -0.0 is +0.0, and NumPy's cumsum keeps a first -0.0.
+// (Others start from op(identity, in[0]): a bool byte other than 0 and 1 comes out as 1.)
+template <class Op, class A> inline A scan_first(A x) {
+    if constexpr (std::is_floating_point_v<A> || is_complex_v<A>) return x;
+    else return Op::f(Op::template identity<A>(), x);
+}
 template <class Op, class A>
 void scan_run(const char* in_, int64_t n, int64_t s, char* out_, const char* start) {
     const A* in = reinterpret_cast<const A*>(in_);
     A* out = reinterpret_cast<A*>(out_);
-    A acc = start ? *reinterpret_cast<const A*>(start) : Op::template identity<A>();
+    if (n <= 0) return;
+    A acc = start ? Op::f(*reinterpret_cast<const A*>(start), in[0])
+                  : scan_first<Op>(in[0]);
+    out[0] = acc;
     if (s == 1) {
-        for (int64_t j = 0; j < n; ++j) out[j] = acc = Op::f(acc, in[j]);
+        for (int64_t j = 1; j < n; ++j) out[j] = acc = Op::f(acc, in[j]);
     } else {
-        for (int64_t j = 0; j < n; ++j) out[j] = acc = Op::f(acc, in[j * s]);
+        for (int64_t j = 1; j < n; ++j) out[j] = acc = Op::f(acc, in[j * s]);
     }
 }
 template <class Op, class A>
 void total_run(const char* in_, int64_t n, int64_t s, char* out) {
     const A* in = reinterpret_cast<const A*>(in_);
-    A acc = Op::template identity<A>();
-    for (int64_t j = 0; j < n; ++j) acc = Op::f(acc, in[j * s]);
+    A acc = n > 0 ? scan_first<Op>(in[0]) : Op::template identity<A>();
+    for (int64_t j = 1; j < n; ++j) acc = Op::f(acc, in[j * s]);
     *reinterpret_cast<A*>(out) = acc;
 }
 template <class Op> struct Scan {
