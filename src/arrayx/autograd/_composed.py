@@ -102,8 +102,8 @@ def matrix_power(x, n, /):
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     if ord == "fro":
-        out = xp.sqrt(xp.sum(xp.real(x * xp.conj(x)) if x.dtype.kind == "c" else x * x,
-                             axis=(-2, -1)))
+        # vector_norm's rule is 0 at 0, where sqrt(sum(x * x))'s was NaN (sqrt's slope times 0).
+        out = xp.linalg.vector_norm(x, axis=(-2, -1))
     elif ord == "nuc":
         out = xp.sum(xp.linalg.svdvals(x), axis=-1)
     elif ord in (2, -2):

@@ -239,7 +239,9 @@ def _vector_norm(ans, x, *, axis=None, keepdims=False, ord=2):
         if ord == 0:
             return None
         safe = xp.where(ne == 0, 1.0, ne)
-        d = x * a ** (ord - 2) / safe ** (ord - 1) if ord != 2 else x / safe
+        # |x|^(ord - 2) is inf at 0 for ord < 2: x times it is 0 there (no 0 * inf).
+        d = (xp.where(a == 0, 0.0, x * a ** (ord - 2)) / safe ** (ord - 1) if ord != 2
+             else x / safe)
         return xp.where(ne == 0, 0.0, ge * d)
     return vjp
 

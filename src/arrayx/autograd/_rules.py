@@ -22,6 +22,7 @@ cotangent that ``where`` sends to an unselected branch is an exact 0, so
 
 from __future__ import annotations
 
+import cmath
 import itertools
 import math
 
@@ -86,7 +87,8 @@ def _count(shape: tuple, axis) -> int:
 
 def _abs(ans, x):
     if x.dtype.kind == "c":
-        return lambda g: _masked(g, xp.conj(x / ans))
+        # x / |x|, 0 at 0 (as PyTorch: the real abs's sign(0) is 0 too; 0 / 0 gave NaN).
+        return lambda g: _masked(g, xp.conj(x / xp.where(ans == 0, 1.0, ans)))
     return lambda g: g * xp.sign(x)
 
 
@@ -111,17 +113,31 @@ def _pow_base(ans, x1, x2):
             return lambda g: g
         if x2 == 2:
             return lambda g: _masked(g, 2 * x1)
-    return lambda g: _masked(g, x2 * x1 ** (x2 - 1))
+    if isinstance(x2, (int, float, complex)):
+        return lambda g: _masked(g, x2 * x1 ** (x2 - 1))
+    # x ** 0 is constant: no 0 * 0 ** -1 (NaN) where x is 0.
+    return lambda g: _masked(g, xp.where(x2 == 0, 0.0, x2 * x1 ** (x2 - 1)))
 
 
 def _divide_numerator(ans, x1, x2):
-    if isinstance(x2, (int, float, complex)) and x2 != 0:
-        scale = _cj(1 / x2)
+    if isinstance(x2, (int, float, complex)):
+        # 1 / 0 is inf, as PyTorch's gradient (Python's 1 / 0 raises).
+        scale = _cj(1 / x2) if x2 != 0 else math.inf
         return lambda g: g * scale
     return lambda g: _masked(g, 1 / x2)
 
 
 def _pow_exponent(ans, x1, x2):
+    if isinstance(x1, (int, float, complex)):
+        # A Python base: its logarithm once (NaN for a negative real base, as PyTorch).
+        if x1 == 0:
+            return lambda g: None
+        if isinstance(x1, complex):
+            log_base = cmath.log(x1)
+        else:
+            log_base = math.log(x1) if x1 > 0 else math.nan
+        return lambda g: _mul(g, ans * log_base)
+
     def vjp(g):
         d = _mul(g, xp.log(xp.where(x1 == 0, 1.0, x1)) * ans)
         return xp.where(x1 == 0, 0.0, d)
@@ -139,6 +155,27 @@ def _clip_x(ans, x, lo=None, hi=None):
     return vjp
 
 
+def _clip_lo(ans, x, lo, hi):
+    """clip's ``min`` gets the gradient where it is the result: below it, unless it is above
+    ``max`` (the result is then ``max`` everywhere, as the forward computes it)."""
+    def vjp(g):
+        chosen = x < lo
+        if hi is not None:
+            chosen = xp.logical_and(chosen, lo <= hi)
+        return xp.where(chosen, g, 0.0)
+    return vjp
+
+
+def _clip_hi(ans, x, lo, hi):
+    """clip's ``max`` gets the gradient above it, and everywhere when ``min`` is above it."""
+    def vjp(g):
+        chosen = x > hi
+        if lo is not None:
+            chosen = xp.logical_or(chosen, lo > hi)
+        return xp.where(chosen, g, 0.0)
+    return vjp
+
+
 def _greater(a, b):
     return a > b
 
@@ -150,7 +187,9 @@ def _less(a, b):
 ELEMENTWISE = {
     "abs": (_abs,),
     "acos": _unary(lambda x: -1 / xp.sqrt(1 - x * x), masked=True),
-    "acosh": _unary(lambda x: 1 / xp.sqrt(x * x - 1), masked=True),
+    # sqrt(x - 1) sqrt(x + 1), not sqrt(x * x - 1): the same for real x > 1, and the
+    # principal branch's derivative for complex x (the other's sign was wrong in half the plane).
+    "acosh": _unary(lambda x: 1 / (xp.sqrt(x - 1) * xp.sqrt(x + 1)), masked=True),
     "add": (lambda ans, x1, x2: lambda g: g, lambda ans, x1, x2: lambda g: g),
     "asin": _unary(lambda x: 1 / xp.sqrt(1 - x * x), masked=True),
     "asinh": _unary(lambda x: 1 / xp.sqrt(x * x + 1)),
@@ -158,9 +197,7 @@ ELEMENTWISE = {
     "atan2": (lambda ans, x1, x2: lambda g: _masked(g, x2 / (x1 * x1 + x2 * x2)),
               lambda ans, x1, x2: lambda g: _masked(g, -x1 / (x1 * x1 + x2 * x2))),
     "atanh": _unary(lambda x: 1 / (1 - x * x), masked=True),
-    "clip": (_clip_x,
-             lambda ans, x, lo, hi: lambda g: xp.where(x < lo, g, 0.0),
-             lambda ans, x, lo, hi: lambda g: xp.where(x > hi, g, 0.0)),
+    "clip": (_clip_x, _clip_lo, _clip_hi),
     "conj": ((lambda ans, x: lambda g: xp.conj(g)),),
     "copysign": (lambda ans, x1, x2: lambda g: xp.where(
         xp.signbit(x1) == xp.signbit(ans), g, -g), None),
@@ -223,10 +260,12 @@ def _extreme(ans, x, *, axis=None, keepdims=False):
 
 def _var(ans, x, *, axis=None, correction=0.0, keepdims=False):
     n = _count(x.shape, axis) - correction
+    # No positive divisor: the forward gives NaN, and so does its gradient (as PyTorch's).
+    scale = 2 / n if n > 0 else math.nan
 
     def vjp(g):
         centred = x - xp.mean(x, axis=axis, keepdims=True)
-        return _expand(g, x.shape, axis, keepdims) * centred * (2 / n)
+        return _expand(g, x.shape, axis, keepdims) * centred * scale
     return vjp
 
 
