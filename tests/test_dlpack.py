@@ -371,3 +371,43 @@ def test_capsule_whose_extent_overflows_is_refused() -> None:
     with pytest.raises((ValueError, BufferError)):
         xp.from_dlpack(Producer(made.capsule))
     assert made.calls == (1 if made.consumed else 0)
+
+
+def test_copy_of_a_misaligned_import_reads_nothing_after_the_deleter() -> None:
+    # An import that copies (memory not aligned to its dtype) keeps no reference to the
+    # producer, whose deleter runs as the import ends; from_dlpack(copy=True) then read the
+    # tensor's flags from freed memory. The tensor sits on a page of its own that the deleter
+    # unmaps, so a late read is a crash, not a silent read of freed heap.
+    code = """
+import ctypes
+import numpy as np
+import arrayx as xp
+import test_dlpack as t
+libc = ctypes.CDLL(None)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+page = libc.mmap(None, 4096, 3, 0x22, -1, 0)
+raw = (ctypes.c_uint8 * 41)(*range(41))
+shape = (ctypes.c_int64 * 1)(4)
+deleter = t.DELETER(lambda p: libc.munmap(page, 4096))
+m = t.DLManagedTensorVersioned.from_address(page)
+m.major, m.minor, m.flags, m.deleter = 1, 0, 0, deleter
+m.dl_tensor.data = ctypes.addressof(raw) + 1
+m.dl_tensor.device = t.DLDevice(1, 0)
+m.dl_tensor.ndim = 1
+m.dl_tensor.dtype = t.DLDataType(2, 64, 1)
+m.dl_tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+capsule = t._new_capsule(page, b"dltensor_versioned", None)
+got = xp.from_dlpack(t.Producer(capsule), copy=True)
+want = np.frombuffer(bytes(raw)[1:33], dtype=np.float64)
+assert np.array_equal(np.asarray(got), want, equal_nan=True), (got, want)
+print("ok")
+"""
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=here, env={**os.environ, "PYTHONPATH": here})
+    assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])

@@ -157,3 +157,21 @@ def test_malformed_dlpack_capsules_raise() -> None:
     xp.from_dlpack(Producer(cap))
     with pytest.raises(TypeError):
         xp.from_dlpack(Producer(cap))
+
+
+@pytest.mark.parametrize(("ctype", "dtype"), [(ctypes.c_float, np.float32),
+                                              (ctypes.c_double, np.float64),
+                                              (ctypes.c_int32, np.int32),
+                                              (ctypes.c_uint16, np.uint16)])
+def test_ctypes_arrays_are_shared_in_their_dtype(ctype, dtype) -> None:
+    # ctypes exports "<f", "<i" ... (little-endian, standard sizes): the native order here,
+    # shared as NumPy shares it, where arrayx copied the elements as Python numbers (float64,
+    # int64) and refused 2-D ones.
+    flat = (ctype * 3)(1, 2, 3)
+    a = xp.asarray(flat)
+    assert a.dtype == np.dtype(dtype) and a.dtype == np.asarray(flat).dtype
+    a[0] = 9
+    assert flat[0] == 9
+    grid = ((ctype * 2) * 3)()
+    grid[2][1] = 5
+    np.testing.assert_array_equal(np.asarray(xp.asarray(grid)), np.asarray(grid))

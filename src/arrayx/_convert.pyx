@@ -17,6 +17,7 @@ from arrayx._kernels.dtype_codes cimport (
 )
 
 import struct
+import sys
 
 import numpy as np
 
@@ -299,11 +300,17 @@ cdef int _check_kind(int kind, int code) except -1:
     return 0
 
 
+_NATIVE_ORDER = "@=<" if sys.byteorder == "little" else "@=>"
+
+
 def from_buffer(obj) -> Array:
     """A zero-copy array over a buffer-protocol exporter (read-only if the buffer is); a copy
     when the buffer is not aligned to its element type (``Storage.owner`` is then None)."""
     mv = memoryview(obj)
-    fmt = mv.format.lstrip("@=")
+    # "<" (little-endian, standard sizes: ctypes' arrays say so) is the native order on a
+    # little-endian machine; a standard size that differs from the native one fails the
+    # itemsize check below.
+    fmt = mv.format.lstrip(_NATIVE_ORDER)
     code = _FORMAT_CODES.get(fmt)
     if code is None or ITEMSIZE[code] != mv.itemsize:
         raise TypeError(f"buffer format {mv.format!r} is not one of the standard's dtypes")

@@ -425,6 +425,9 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
         if copy is not None or "dl_device" in kwargs or "stream" in kwargs:
             raise
         capsule = x.__dlpack__()
+    # Read before the import: an import that copies (memory not aligned to its dtype) keeps
+    # no reference to the producer, whose deleter then frees the tensor it describes.
+    cdef bint copied = _copied(capsule)
     cdef Array out = from_capsule(capsule)
     if source is not None:  # an arrayx array of a test device comes back there
         out = on_host_device(out, source)
@@ -433,14 +436,15 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     if copy is False and out._storage.owner is None:
         raise ValueError("the producer's memory is not aligned to its dtype, so arrayx needs a "
                          "copy, but copy=False")
-    if copy and not _copied(capsule):
+    if copy and not copied:
         out = contiguous_copy(out, out._code)
     return out
 
 
 cdef bint _copied(object capsule):
+    """Whether the versioned capsule (not yet consumed) marks its tensor a copy."""
     name = PyCapsule_GetName(capsule)
-    if name != NULL and strcmp(name, b"used_dltensor_versioned") == 0:
+    if name != NULL and strcmp(name, b"dltensor_versioned") == 0:
         m = <DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, name)
-        return (m.flags & FLAG_IS_COPIED) != 0
+        return m != NULL and (m.flags & FLAG_IS_COPIED) != 0
     return False
