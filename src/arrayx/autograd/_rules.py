@@ -94,14 +94,15 @@ def _abs(ans, x):
 
 def _maximum_side(first: bool, pick):
     """One input's rule of maximum or minimum: the gradient goes to the input that wins, and
-    half of it to each where they tie (as PyTorch's). The node keeps boolean masks, not the
-    inputs (a quarter of float32's memory), and no tie mask when there are no ties."""
+    half of it to each where they tie (as PyTorch's). The masks are made in the backward pass
+    from the inputs, as ``where``'s and ``clip``'s are: masks made when the node was recorded
+    belonged to the trace of that moment, and a nested transformation (``grad(grad(f))``,
+    ``hessian``) used them after it had ended."""
     def maker(ans, x1, x2):
-        win = pick(x1, x2) if first else pick(x2, x1)
-        tie = x1 == x2
-        if not xp.any(tie):
-            return lambda g: xp.where(win, g, 0.0)
-        return lambda g: xp.where(win, g, xp.where(tie, g / 2, 0.0))
+        def vjp(g):
+            win = pick(x1, x2) if first else pick(x2, x1)
+            return xp.where(win, g, xp.where(x1 == x2, g / 2, 0.0))
+        return vjp
     return maker
 
 
