@@ -121,3 +121,21 @@ def test_second_derivatives_through_maximum_and_minimum(name):
     np.testing.assert_allclose(got, want.numpy(), atol=1e-12)
     twice = grad(lambda a: tx.sum(grad(f)(a)))(ax.asarray(x))
     np.testing.assert_allclose(np.asarray(twice), want.numpy().sum(axis=0), atol=1e-12)
+
+
+@pytest.mark.parametrize("with_logabs", [False, True])
+def test_complex_slogdet_sign_has_a_gradient(with_logabs):
+    # The rule read logabsdet's cotangent alone: a loss on a complex sign got zeros.
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+    w = 0.4 - 0.3j
+
+    def ours(m):
+        sign, logabs = tx.linalg.slogdet(m)
+        return tx.real(sign * ax.asarray(w)) + (logabs if with_logabs else 0.0)
+
+    def theirs(t):
+        sign, logabs = torch.linalg.slogdet(t)
+        return (sign * torch.tensor(w)).real + (logabs if with_logabs else 0.0)
+    got, want = _both(ours, theirs, a)
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)

@@ -48,8 +48,14 @@ def _det(ans, x):
 
 
 def _slogdet(ans, x):
+    """d log det = tr(A^-1 dA): its real part moves logabsdet, its imaginary part the phase
+    of a complex sign (d sign = i sign Im tr(A^-1 dA)); a real sign is constant. The gradient
+    is conj(h) A^-H with conj(h) = g_logabsdet - i Im(conj(g_sign) sign)."""
     def vjp(gs):
-        g = gs[1]
+        g_sign, g = gs
+        if g_sign is not None and x.dtype.kind == "c":
+            phase = -1j * xp.imag(xp.conj(g_sign) * ans[0])
+            g = phase if g is None else g + phase
         if g is None:
             return (None,)
         return (xp.expand_dims(xp.expand_dims(g, axis=-1), axis=-1) * _h(xp.linalg.inv(x)),)
