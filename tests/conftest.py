@@ -111,6 +111,21 @@ def to_np(x: object, *args: object, **kwargs: object) -> np.ndarray:
     return np.asarray(x, *args, **kwargs)
 
 
+def churn_thread_count(stop: float, pause: float) -> None:
+    """Change arrayx's thread count (1, 2, 3 in turn) every ``pause`` seconds until the
+    monotonic clock reaches ``stop``: the other side of the tests whose Python threads run
+    kernels while the count changes."""
+    import time
+
+    import arrayx
+
+    n = 0
+    while time.monotonic() < stop:
+        arrayx.set_num_threads(1 + n % 3)
+        n += 1
+        time.sleep(pause)
+
+
 shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
 nonempty_shapes = hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5)
 

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import to_np
+from conftest import churn_thread_count, to_np
 
 import arrayx as xp
 from arrayx.fft import _four_step
@@ -126,14 +126,8 @@ def test_callers_in_several_threads_while_the_thread_count_changes() -> None:
             if not np.allclose(got, want, rtol=0, atol=1e-9 * np.abs(want).max()):
                 errors.append("wrong result")
 
-    def churn() -> None:
-        n = 0
-        while time.monotonic() < stop:
-            xp.set_num_threads(1 + n % 3)
-            n += 1
-            time.sleep(0.001)
-
-    threads = [threading.Thread(target=call) for _ in range(3)] + [threading.Thread(target=churn)]
+    threads = [threading.Thread(target=call) for _ in range(3)] + [
+        threading.Thread(target=churn_thread_count, args=(stop, 0.001))]
     try:
         for t in threads:
             t.start()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from conftest import churn_thread_count
 
 import arrayx as xp
 
@@ -53,15 +54,8 @@ def test_threads_on_shared_arrays_while_the_thread_count_changes(restore_threads
                 return
             k += 1
 
-    def churn() -> None:
-        n = 0
-        while time.monotonic() < stop:
-            xp.set_num_threads(1 + n % 3)
-            n += 1
-            time.sleep(0.0005)
-
     workers = [threading.Thread(target=work, args=(s,)) for s in range(4)]
-    changer = threading.Thread(target=churn)
+    changer = threading.Thread(target=churn_thread_count, args=(stop, 0.0005))
     for t in workers + [changer]:
         t.start()
     for t in workers + [changer]:
