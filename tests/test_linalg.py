@@ -597,12 +597,13 @@ def test_non_finite_matrices_raise_where_numpy_raises(name: str, dtype: str) -> 
 
 
 @pytest.mark.parametrize("shape", [(3, 0), (0, 0), (0, 3), (2, 0, 3), (2, 3, 0)])
-def test_rank_and_largest_norms_of_empty_matrices_match_numpy(shape: tuple[int, ...]) -> None:
+def test_rank_and_largest_norms_of_empty_matrices_are_zero(shape: tuple[int, ...]) -> None:
+    # 0 for each matrix of the stack, as NumPy 2.4 and PyTorch give (older NumPy raises for
+    # some, so the expected zeros are written out).
     z = np.zeros(shape)
-    np.testing.assert_array_equal(to_np(ax.linalg.matrix_rank(ax.asarray(z))),
-                                  np.linalg.matrix_rank(z))
+    rank = to_np(ax.linalg.matrix_rank(ax.asarray(z)))
+    assert rank.shape == shape[:-2] and rank.dtype == np.int64 and not rank.any()
     for order in (1, 2, np.inf, "fro", "nuc"):
         got = to_np(ax.linalg.matrix_norm(ax.asarray(z), ord=order))
-        want = np.linalg.norm(z, ord=order, axis=(-2, -1))
-        assert got.shape == want.shape
-        np.testing.assert_array_equal(got, want)
+        assert got.shape == shape[:-2] and got.dtype == np.float64
+        np.testing.assert_array_equal(got, np.zeros(shape[:-2]))
