@@ -200,8 +200,10 @@ cdef int scalar_kind(object value) noexcept:
 
 cdef int int_beyond(int code, object value):
     """1 where ``value`` is a Python int above every value of the integer dtype ``code``, -1
-    where it is below every one, 0 otherwise (in range, not an int, or not an integer dtype)."""
-    if scalar_kind(value) != 1 or not of_kind(code, KB_INT):
+    where it is below every one, 0 otherwise (in range, not an int, not an integer dtype, or
+    strict mode: the standard leaves such an int undefined, and it is refused when written
+    as a scalar of ``code``)."""
+    if scalar_kind(value) != 1 or not of_kind(code, KB_INT) or _strict.FLAGS.strict:
         return 0
     lo, hi = INT_RANGE[code]
     return 1 if value > hi else -1 if value < lo else 0
@@ -218,7 +220,7 @@ cdef int _comparison_beyond(int op, int code, object value, bint reflected):
                   OP_GREATER_EQUAL):
         return -1
     cdef int side = int_beyond(code, value)
-    if side == 0 or _strict.FLAGS.strict:
+    if side == 0:
         return -1
     if op == OP_EQUAL or op == OP_NOT_EQUAL:
         return op == OP_NOT_EQUAL

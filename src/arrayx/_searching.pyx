@@ -279,7 +279,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     if not isinstance(x2, Array):
         # A Python int beyond x1's integer dtype goes after every element, or before: NumPy
         # and PyTorch place it so; strict mode refuses it, as the standard leaves it undefined.
-        beyond = 0 if _strict.FLAGS.strict else int_beyond(a._code, x2)
+        beyond = int_beyond(a._code, x2)
         if beyond != 0:
             return scalar_array(a._layout.size if beyond > 0 else 0, DT_INT64, a.device)
         x2 = _scalar_array(x2, _dtypes.result_type(a, x2), a.device)

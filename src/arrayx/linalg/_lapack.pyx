@@ -21,7 +21,6 @@ LAPACK's transpose, and each routine is asked for what the transpose gives direc
 Every call works on a fresh C-contiguous copy, since LAPACK overwrites its operands, and
 loops over the stack without the GIL.
 """
-from libc.math cimport isfinite
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -33,7 +32,9 @@ from arrayx._engine cimport (
 )
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
+from arrayx._elementwise import isfinite
 from arrayx._manipulation import matrix_transpose
+from arrayx._utility import all as all_true
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
@@ -99,20 +100,11 @@ cdef int converged(int64_t bad, str what) except -1:
 
 
 cdef int finite_only(Array a, str what) except -1:
-    """LinAlgError unless every element of the C-contiguous ``a`` (complex: both parts) is
-    finite. gesdd and geev refuse a NaN norm with a negative info, leaving their outputs
-    unwritten, and geev's clean-up after that writes outside its eigenvalue arrays (an inf
-    off the diagonal aborted the process with a double free), as NumPy checks first too."""
-    cdef const char* p = a.ptr()
-    cdef int64_t i, parts = a._layout.size * (2 if a._code >= DT_COMPLEX64 else 1)
-    cdef bint single = a._code == DT_FLOAT32 or a._code == DT_COMPLEX64
-    cdef bint bad = False
-    with nogil:
-        for i in range(parts):
-            if not isfinite((<const float*>p)[i] if single else (<const double*>p)[i]):
-                bad = True
-                break
-    if bad:
+    """LinAlgError unless every element of ``a`` (complex: both parts) is finite. gesdd and
+    geev refuse a NaN norm with a negative info, leaving their outputs unwritten, and geev's
+    clean-up after that writes outside its eigenvalue arrays (an inf off the diagonal aborted
+    the process with a double free), as NumPy checks first too."""
+    if not all_true(isfinite(a)):
         raise LinAlgError(f"{what}: the matrix contains infinities or NaNs")
     return 0
 

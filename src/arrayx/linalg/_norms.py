@@ -115,14 +115,14 @@ def matrix_norm(
         raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
                          f"got {ord!r}")
     elif ord in (2, -2):
-        out = _extreme(svdvals(a), ord > 0)
+        out = last_axis_extreme(svdvals(a), ord > 0)
     else:
         # 1/-1: the largest/smallest column sum; inf/-inf: the largest/smallest row sum.
-        out = _extreme(sum(abs(a), axis=-2 if ord in (1, -1) else -1), ord > 0)
+        out = last_axis_extreme(sum(abs(a), axis=-2 if ord in (1, -1) else -1), ord > 0)
     return reshape(out, out.shape + (1, 1)) if keepdims else out
 
 
-def _extreme(v: Array, largest: bool) -> Array:
+def last_axis_extreme(v: Array, largest: bool) -> Array:
     """The largest (smallest) of the non-negative ``v`` along its last axis; 0 for the
     largest over an empty axis (the 1-, 2- and inf-norms of an empty matrix, as NumPy and
     PyTorch give). The smallest over an empty axis has no value, as in NumPy (ValueError)."""

@@ -19,13 +19,14 @@ from arrayx._docfill import fill
 from arrayx._elementwise import abs, conj, log, sign
 from arrayx._manipulation import broadcast_shapes, broadcast_to, matrix_transpose
 from arrayx._searching import count_nonzero, where
-from arrayx._statistical import max, prod, sum
+from arrayx._statistical import prod, sum
 from arrayx._utility import any
 from arrayx.linalg import _lapack_dispatch
 from arrayx.linalg._bridge import FLOATING, array_arg, floating_stack, square_stack
 from arrayx.linalg._decompositions import svd, svdvals
 from arrayx.linalg._diagonal import diagonal
 from arrayx.linalg._matmul import matmul
+from arrayx.linalg._norms import last_axis_extreme
 
 __all__ = [
     "SlogdetResult", "det", "inv", "matrix_power", "matrix_rank", "pinv", "slogdet", "solve",
@@ -178,10 +179,8 @@ def _cutoff(s: Array, rtol: float | Array | None, shape: tuple[int, ...]) -> Arr
         rtol = builtins.max(shape[-2:]) * finfo(s.dtype).eps
     elif isinstance(rtol, Array):
         rtol = rtol[..., None]
-    # An empty matrix has no singular value (rank 0, pseudo-inverse empty): any cutoff does.
-    largest = (max(s, axis=-1, keepdims=True) if s.shape[-1] else
-               zeros(s.shape[:-1] + (1,), dtype=s.dtype, device=s.device))
-    return largest * rtol
+    # An empty matrix has no singular value (rank 0, pseudo-inverse empty): 0 serves.
+    return last_axis_extreme(s, True)[..., None] * rtol
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
