@@ -139,3 +139,56 @@ def test_complex_slogdet_sign_has_a_gradient(with_logabs):
         return (sign * torch.tensor(w)).real + (logabs if with_logabs else 0.0)
     got, want = _both(ours, theirs, a)
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("x", [[0.0, 2.0, 3.0, 0.5], [0.0, 0.0, 3.0, 0.5], [1.0, 2.0, 3.0, 0.5]])
+def test_hessian_of_prod_where_the_input_has_zeros(x):
+    # The rule divided the product by each element and set the zeros' terms apart with masks:
+    # its own derivative was 0 where it should be the product of the other elements.
+    from arrayx.autograd import hessian
+
+    got = np.asarray(hessian(lambda a: tx.prod(a))(ax.asarray(x)))
+    want = torch.autograd.functional.hessian(lambda t: torch.prod(t), torch.tensor(x))
+    np.testing.assert_allclose(got, want.numpy(), atol=1e-15)
+
+
+@pytest.mark.parametrize(("shape", "axis", "keepdims"), [
+    ((3, 4, 5), (0, 2), False), ((3, 4, 5), 1, True), ((3, 4, 5), None, False),
+    ((3, 0, 2), 1, False), ((), None, False)])
+def test_prod_gradient_over_axes_with_zeros(shape, axis, keepdims):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape)
+    x.reshape(-1)[::3] = 0.0
+    w = rng.standard_normal(np.prod(x, axis=axis, keepdims=keepdims).shape)
+    dims = range(x.ndim) if axis is None else ([axis] if isinstance(axis, int) else axis)
+
+    def theirs(t):
+        for d in sorted(dims, reverse=True):
+            t = torch.prod(t, dim=d, keepdim=keepdims)
+        return (t * torch.tensor(w)).sum()
+    got, want = _both(lambda a: tx.sum(tx.prod(a, axis=axis, keepdims=keepdims) * ax.asarray(w)),
+                      theirs, x)
+    np.testing.assert_allclose(got, want, atol=1e-14)
+
+
+def _cofactors(a: np.ndarray) -> np.ndarray:
+    """The matrix of ``a``'s cofactors, from NumPy's determinants of its minors."""
+    n = a.shape[-1]
+    out = np.empty_like(a)
+    for i in range(n):
+        for j in range(n):
+            minor = np.delete(np.delete(a, i, axis=0), j, axis=1)
+            out[i, j] = (-1) ** (i + j) * np.linalg.det(minor)
+    return out
+
+
+@pytest.mark.parametrize("a", [
+    np.array([[1.0, 2.0], [2.0, 4.0]]), np.arange(1.0, 10.0).reshape(3, 3),
+    np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 2.0]]), np.zeros((3, 3)),
+    np.array([[1 + 1j, 2.0], [2 + 2j, 4.0]]), np.array([[0.5, -1.0], [3.0, 2.0]])])
+def test_det_gradient_is_the_cofactor_matrix_also_where_singular(a):
+    # The rule was conj(det) * inv(x)^H, and inv of a singular matrix raised LinAlgError.
+    # PyTorch returns zeros at an exactly singular matrix (0 * inv through its LU), so the
+    # oracle is the cofactor matrix: det's derivative, conjugated for a complex input.
+    got = np.asarray(grad(lambda m: tx.real(tx.linalg.det(m)))(ax.asarray(a)))
+    np.testing.assert_allclose(got, np.conj(_cofactors(a)), atol=1e-13)

@@ -4,8 +4,9 @@ their outputs' cotangents). Complex gradients follow PyTorch's convention."""
 
 from __future__ import annotations
 
-from arrayx.autograd._rules import _positions, scatter_add
+from arrayx.autograd._rules import _leave_one_out, _positions, scatter_add
 from arrayx.autograd._tracer import traced as xp
+from arrayx.linalg import LinAlgError
 
 
 def _h(x):
@@ -40,11 +41,23 @@ def _inv(ans, x):
     return lambda g: -xp.matmul(xp.matmul(_h(ans), g), _h(ans))
 
 
+def _cofactors(ans, x):
+    """The conjugate of ``det``'s derivative, ``adj(x)^H``: ``conj(det) inv(x)^H`` where
+    ``inv`` succeeds, and from the SVD ``x = U S Vh`` where ``x`` is singular (as PyTorch):
+    ``adj(x) = det(U) det(Vh) V diag(leave-one-out products of S) U^H``."""
+    try:
+        inverse = xp.linalg.inv(x)
+    except LinAlgError:
+        u, s, vh = xp.linalg.svd(x)
+        phase = xp.linalg.det(u) * xp.linalg.det(vh)
+        adjugate = xp.matmul(_h(vh) * xp.expand_dims(_leave_one_out(s, -1), axis=-2), _h(u))
+        return _h(xp.expand_dims(xp.expand_dims(phase, axis=-1), axis=-1) * adjugate)
+    det = xp.conj(ans) if ans.dtype.kind == "c" else ans
+    return xp.expand_dims(xp.expand_dims(det, axis=-1), axis=-1) * _h(inverse)
+
+
 def _det(ans, x):
-    def vjp(g):
-        scale = g * (xp.conj(ans) if ans.dtype.kind == "c" else ans)
-        return xp.expand_dims(xp.expand_dims(scale, axis=-1), axis=-1) * _h(xp.linalg.inv(x))
-    return vjp
+    return lambda g: xp.expand_dims(xp.expand_dims(g, axis=-1), axis=-1) * _cofactors(ans, x)
 
 
 def _slogdet(ans, x):

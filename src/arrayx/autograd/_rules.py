@@ -281,16 +281,24 @@ def _std(ans, x, *, axis=None, correction=0.0, keepdims=False):
     return vjp
 
 
+def _leave_one_out(x, axis):
+    """Each element's product of the *other* elements of its reduction (over ``axis``), from
+    an exclusive cumulative product from each end: no division, so it is right where ``x``
+    has zeros and is differentiable there again (a hessian of ``prod``)."""
+    axes = _axes(axis, x.ndim)
+    rest = tuple(a for a in range(x.ndim) if a not in axes)
+    order = rest + axes
+    moved = xp.permute_dims(x, order)
+    flat = xp.reshape(moved, moved.shape[:len(rest)] + (_count(x.shape, axis),))
+    left = xp.cumulative_prod(flat, axis=-1, include_initial=True)[..., :-1]
+    right = xp.flip(xp.cumulative_prod(xp.flip(flat, axis=-1), axis=-1,
+                                       include_initial=True)[..., :-1], axis=-1)
+    others = xp.reshape(left * right, moved.shape)
+    return xp.permute_dims(others, tuple(order.index(a) for a in range(x.ndim)))
+
+
 def _prod(ans, x, *, axis=None, dtype=None, keepdims=False):
-    def vjp(g):
-        zero = x == 0
-        nonzero = xp.prod(xp.where(zero, 1.0, x), axis=axis, keepdims=True)
-        zeros = xp.sum(xp.astype(zero, xp.int64), axis=axis, keepdims=True)
-        safe = xp.where(zero, 1.0, x)
-        others = xp.where(zero, xp.where(zeros == 1, nonzero, 0.0),
-                          xp.where(zeros == 0, nonzero / safe, 0.0))
-        return _mul(_expand(g, x.shape, axis, keepdims), others)
-    return vjp
+    return lambda g: _mul(_expand(g, x.shape, axis, keepdims), _leave_one_out(x, axis))
 
 
 def _reverse_cumsum(g, axis: int):
