@@ -1,6 +1,13 @@
-"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [--json FILE]
-[--plot FILE] [SUITE ...]``, or the whole programs: ``python -m benchmarks workloads
-[--rounds N] [--busy] ...`` (``benchmarks/workloads.py``: each library in its own process).
+"""Run every benchmark: ``python -m benchmarks [--quick] [--threads N] [--paired-threads]
+[--busy] [--json FILE] [--plot FILE] [SUITE ...]``, or the whole programs: ``python -m
+benchmarks workloads [--rounds N] [--busy] ...`` (``benchmarks/workloads.py``: each library in
+its own process).
+
+``--paired-threads`` times arrayx at its thread count against arrayx on one thread, case by
+case (alternating repeats in one process, or alternating processes where a suite times each
+library apart), in place of NumPy or PyTorch: the second column is then arrayx's one-thread
+time, and each case's target 1.05. ``--busy`` runs the suites with one busy-looping process
+beside them (a shared machine; the issue's bound there is 1.1 of one thread's time).
 
 A suite module has ``run(repeats)``; it may also have ``skip_reason()`` (a suite that cannot
 run here prints one line saying why and is left out), its own ``table(timings)`` and
@@ -17,6 +24,7 @@ import argparse
 import sys
 
 import arrayx as xp
+from arrayx._bench import pair_threads
 from benchmarks import (
     bench_autograd,
     bench_calls,
@@ -31,7 +39,7 @@ from benchmarks import (
     bench_torch,
     workloads,
 )
-from benchmarks.harness import Timing, describe_environment, repeats, table
+from benchmarks.harness import Timing, busy, describe_environment, repeats, table
 from benchmarks.report import run_record, write_json, write_plot
 
 SUITES = {
@@ -54,6 +62,10 @@ def main(argv: list[str] | None = None) -> None:
                                      description="arrayx against NumPy, side by side")
     parser.add_argument("--quick", action="store_true", help="fewer repeats per case")
     parser.add_argument("--threads", type=int, help="arrayx kernel threads")
+    parser.add_argument("--paired-threads", action="store_true",
+                        help="time arrayx against arrayx on one thread, not against NumPy")
+    parser.add_argument("--busy", action="store_true",
+                        help="one busy-looping process beside the run")
     parser.add_argument("--json", metavar="FILE", help="write the run's numbers to FILE")
     parser.add_argument("--plot", metavar="FILE",
                         help="draw the arrayx/NumPy ratio of each case to FILE (matplotlib)")
@@ -70,6 +82,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown suite(s): {', '.join(unknown)}")
     if args.threads:
         xp.set_num_threads(args.threads)
+    if args.paired_threads:
+        pair_threads()
     names = []
     for name in args.suites or SUITES:
         skip = getattr(SUITES[name], "skip_reason", None)
@@ -82,16 +96,18 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(describe_environment())
     results: dict[str, list[Timing]] = {}
-    for name in names:
-        print(f"\n== {name}")
-        results[name] = SUITES[name].run(repeats(args.quick))
-        text = getattr(SUITES[name], "table", table)(results[name])
-        if text:
-            print(text, flush=True)
+    with busy(args.busy):
+        for name in names:
+            print(f"\n== {name}" + (" (arrayx / arrayx on one thread)" if args.paired_threads
+                                     else ""))
+            results[name] = SUITES[name].run(repeats(args.quick))
+            text = getattr(SUITES[name], "table", table)(results[name])
+            if text:
+                print(text, flush=True)
     if args.json or args.plot:
         info = {name: SUITES[name].suite_info() for name in names
                 if hasattr(SUITES[name], "suite_info")}
-        record = run_record(results, args.quick, info)
+        record = run_record(results, args.quick, info, args.busy)
         if args.json:
             write_json(args.json, record)
         if args.plot:

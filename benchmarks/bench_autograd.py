@@ -34,7 +34,17 @@ from arrayx._core.storage import cached_bytes
 import arrayx as xp
 from arrayx.autograd import Tracer, grad, value_and_grad, vmap
 from arrayx.autograd._tracer import Node
-from benchmarks.harness import Timing, alternate, apart, check_equal, compare, medians_apart, timed
+from benchmarks.harness import (
+    Timing,
+    alternate,
+    apart,
+    apart_runs,
+    apart_timing,
+    check_equal,
+    compare,
+    medians_apart,
+    timed,
+)
 
 CHAIN = 20
 LR = 0.01
@@ -238,12 +248,12 @@ def run(repeats: int) -> list[Timing]:
           f"torch {t.numpy / (CHAIN + 1) * 1e6:.2f} us (target: at most 5 us)")
 
     env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
-    runs = [(library, library, env) for library in ("arrayx", "torch")]
+    runs = apart_runs(env, [("torch", "torch", env)])
     for name, (batch, target) in MLP_CASES.items():
         check_equal(np.asarray(_mlp_step_of("arrayx", batch)()),
                     _mlp_step_of("torch", batch)().numpy(), exact=False, atol=1e-6)
         median = medians_apart(__name__, name, runs, repeats, ROUNDS)
-        out.append(Timing(name, median["arrayx"], median["torch"], target))
+        out.append(apart_timing(name, median, target))
     out.append(_per_example(torch, repeats))
     ours, theirs = _peak_growth_apart("arrayx"), _peak_growth_apart("torch")
     print(f"  peak memory growth of a batch-4096 step: arrayx {ours / 2**20:.1f} MiB, "

@@ -23,7 +23,15 @@ from collections.abc import Callable
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, check_equal, compare, medians_apart, timed
+from benchmarks.harness import (
+    Timing,
+    apart_runs,
+    apart_timing,
+    check_equal,
+    compare,
+    medians_apart,
+    timed,
+)
 
 ROUNDS = 3
 # Seconds to wait after the process's first product (see `seconds`).
@@ -116,11 +124,11 @@ def run(repeats: int) -> list[Timing]:
         One per case, in the order of the report.
     """
     env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
-    runs = [("arrayx", "arrayx", env), ("numpy", "numpy", env)]
+    runs = apart_runs(env, [("numpy", "numpy", env)])
     out = []
     for name, (_, target, _) in BLAS_CASES.items():
         median = medians_apart(__name__, name, runs, repeats, ROUNDS)
-        out.append(Timing(name, median["arrayx"], median["numpy"], target))
+        out.append(apart_timing(name, median, target))
     rng = np.random.default_rng(0)
     s500 = rng.standard_normal((500, 500))
     z = rng.standard_normal(1 << 20) + 1j * rng.standard_normal(1 << 20)

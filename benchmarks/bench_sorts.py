@@ -16,7 +16,7 @@ import os
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, check_equal, medians_apart, timed
+from benchmarks.harness import Timing, apart_runs, apart_timing, check_equal, medians_apart, timed
 
 ROUNDS = 3
 AVX512_OFF = "X86_V4 AVX512_ICL AVX512_SPR"
@@ -70,12 +70,13 @@ def run(repeats: int) -> list[Timing]:
         One per case, NumPy's time the faster of its dispatch levels.
     """
     env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
-    runs = [("arrayx", "arrayx", env), ("numpy", "numpy", env)]
+    references = [("numpy", "numpy", env)]
     if _avx512():
-        runs.append(("numpy-avx2", "numpy", dict(env, NPY_DISABLE_CPU_FEATURES=AVX512_OFF)))
+        references.append(("numpy-avx2", "numpy",
+                           dict(env, NPY_DISABLE_CPU_FEATURES=AVX512_OFF)))
+    runs = apart_runs(env, references)
     out = []
     for name in CASES:
         median = medians_apart(__name__, name, runs, repeats, ROUNDS)
-        fastest_numpy = min(t for label, t in median.items() if label != "arrayx")
-        out.append(Timing(name, median["arrayx"], fastest_numpy, 1.0))
+        out.append(apart_timing(name, median, 1.0))
     return out

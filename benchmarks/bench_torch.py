@@ -15,7 +15,7 @@ from importlib.util import find_spec
 import numpy as np
 
 import arrayx as xp
-from benchmarks.harness import Timing, check_equal, medians_apart, timed
+from benchmarks.harness import Timing, apart_runs, apart_timing, check_equal, medians_apart, timed
 
 ROUNDS = 3
 # name -> (input, the call in the namespace ns, NumPy's call, the target)
@@ -63,9 +63,9 @@ def run(repeats: int) -> list[Timing]:
         One per case.
     """
     env = dict(os.environ, ARRAYX_NUM_THREADS=str(xp.get_num_threads()))
-    runs = [(library, library, env) for library in ("arrayx", "torch")]
+    runs = apart_runs(env, [("torch", "torch", env)])
     out = []
     for name, (*_, target) in CASES.items():
         median = medians_apart(__name__, name, runs, repeats, ROUNDS)
-        out.append(Timing(name, median["arrayx"], median["torch"], target))
+        out.append(apart_timing(name, median, target))
     return out

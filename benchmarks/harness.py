@@ -7,16 +7,28 @@ package, where this directory is not importable.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
 
-from arrayx._bench import Timing, alternate, check_equal, compare, environment, table, timed
+from arrayx._bench import (
+    THREADS_TARGET,
+    Timing,
+    alternate,
+    check_equal,
+    compare,
+    environment,
+    paired_threads,
+    table,
+    timed,
+)
 
 __all__ = [
-    "Timing", "alternate", "apart", "check_equal", "compare", "describe_environment",
-    "medians_apart", "repeats", "settings", "table", "timed",
+    "Timing", "alternate", "apart", "apart_runs", "apart_timing", "busy", "check_equal",
+    "compare", "describe_environment", "medians_apart", "repeats", "settings", "table", "timed",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.
@@ -79,6 +91,73 @@ def medians_apart(module: str, name: str, runs: list[tuple[str, str, dict[str, s
         for label, library, env in runs:
             times[label].append(apart(module, f"seconds({name!r}, {library!r}, {repeats})", env))
     return {label: statistics.median(values) for label, values in times.items()}
+
+
+def apart_runs(env: dict[str, str],
+               references: list[tuple[str, str, dict[str, str]]]) -> list[tuple[str, str, dict]]:
+    """The runs of a suite that times each library in processes of its own: arrayx, then the
+    ``references`` (NumPy at its levels, PyTorch); in a paired-threads run (``--paired-threads``)
+    arrayx and arrayx on one thread (``"arrayx-1"``) instead.
+
+    Parameters
+    ----------
+    env : dict
+        arrayx's environment (its thread count in ``ARRAYX_NUM_THREADS``).
+    references : list of (label, library, environment)
+        What arrayx is compared with otherwise.
+
+    Returns
+    -------
+    list of (label, library, environment)
+        The runs for `medians_apart`.
+    """
+    if paired_threads():
+        return [("arrayx", "arrayx", env),
+                ("arrayx-1", "arrayx", dict(env, ARRAYX_NUM_THREADS="1"))]
+    return [("arrayx", "arrayx", env), *references]
+
+
+def apart_timing(name: str, median: dict[str, float], target: float | None) -> Timing:
+    """The `Timing` of a case timed by `medians_apart` over `apart_runs`: arrayx against the
+    fastest reference run (or, paired, against arrayx on one thread, with
+    ``THREADS_TARGET``).
+
+    Parameters
+    ----------
+    name : str
+        The case.
+    median : dict
+        The median seconds of each run, by label.
+    target : float or None
+        The case's target against its references.
+
+    Returns
+    -------
+    Timing
+    """
+    if paired_threads():
+        return Timing(name, median["arrayx"], median["arrayx-1"], THREADS_TARGET)
+    return Timing(name, median["arrayx"], min(t for label, t in median.items()
+                                              if label != "arrayx"), target)
+
+
+@contextlib.contextmanager
+def busy(on: bool = True) -> Iterator[None]:
+    """One busy-looping Python process beside the run while the block runs (when ``on``), as
+    on a shared machine where another program takes a core.
+
+    Parameters
+    ----------
+    on : bool, optional
+        Whether to start the process (a no-op context otherwise).
+    """
+    load = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if on else None
+    try:
+        yield
+    finally:
+        if load is not None:
+            load.kill()
+            load.wait()
 
 
 def repeats(quick: bool) -> int:

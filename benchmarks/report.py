@@ -12,14 +12,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import arrayx as xp
-from arrayx._bench import cpu_model
+from arrayx._bench import cpu_model, paired_threads
 from benchmarks.harness import Timing, settings
 
 __all__ = ["run_record", "write_json", "write_plot"]
 
 
 def run_record(results: dict[str, list[Timing]], quick: bool,
-               suite_info: dict[str, dict] | None = None) -> dict:
+               suite_info: dict[str, dict] | None = None, busy: bool = False) -> dict:
     """A run as plain data: when, where, with what settings, and each case's times.
 
     Parameters
@@ -30,12 +30,15 @@ def run_record(results: dict[str, list[Timing]], quick: bool,
         Whether the run used ``--quick``.
     suite_info : dict of str to dict, optional
         What suites report of their own setting, by suite name (the GPU of ``cuda``).
+    busy : bool, optional
+        Whether a busy-looping process ran beside the suites (``--busy``).
 
     Returns
     -------
     dict
-        ``measured`` (UTC, ISO 8601), ``cpu``, ``cpus``, ``threads``, ``quick``, the
-        environment lines the run printed, ``suites`` (``suite_info``, when given) and
+        ``measured`` (UTC, ISO 8601), ``cpu``, ``cpus``, ``threads``, ``quick``,
+        ``paired_threads`` (the second library of each case is arrayx on one thread),
+        ``busy``, the environment lines the run printed, ``suites`` (``suite_info``, when given) and
         ``cases``: suite, case, seconds per call of each library (``numpy_s`` holds the
         suite's baseline, CuPy for ``cuda``), their ratio, the target and, where counted, the
         bytes a call moves.
@@ -46,6 +49,8 @@ def run_record(results: dict[str, list[Timing]], quick: bool,
         "cpus": os.cpu_count(),
         "threads": xp.get_num_threads(),
         "quick": quick,
+        "paired_threads": paired_threads(),
+        "busy": busy,
         "environment": settings(),
         "cases": [
             {"suite": suite, "case": t.name, "arrayx_s": t.arrayx, "numpy_s": t.numpy,
@@ -111,11 +116,14 @@ def write_plot(path: str | Path, record: dict) -> None:
     ax.set_axisbelow(True)
     for y, ratio in enumerate(ratios):
         ax.text(ratio * 1.03, y, f"{ratio:.2f}", va="center", fontsize=7)
-    ax.set_xlabel("arrayx time / NumPy time (log scale; below 1: arrayx is faster)")
+    paired = record.get("paired_threads")
+    against = "arrayx's one-thread time" if paired else "NumPy time"
+    ax.set_xlabel(f"arrayx time / {against} (log scale; below 1: arrayx is faster)")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[s]) for s in suites]
     ax.legend(handles, suites, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=len(suites),
               fontsize=8, frameon=False)
-    ax.set_title(f"arrayx / NumPy per case: {record['cpu']}, {record['cpus']} CPUs, "
+    ax.set_title(f"arrayx / {'one thread' if paired else 'NumPy'} per case: {record['cpu']}, "
+                 f"{record['cpus']} CPUs, "
                  f"{record['threads']} arrayx threads ({record['measured']})", fontsize=10,
                  pad=22)
     ax.margins(y=0.01)

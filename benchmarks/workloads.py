@@ -308,10 +308,6 @@ def _avx512() -> bool:
         return False
 
 
-def _busy() -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
-
-
 def run_all(rounds: int, reps: int, libraries: list[str], names: list[str],
             busy: bool) -> dict[str, dict[str, float | None]]:
     """Median over ``rounds`` of each library's time per program (None: cannot run it)."""
@@ -321,8 +317,9 @@ def run_all(rounds: int, reps: int, libraries: list[str], names: list[str],
         runs.append(("numpy-avx2", dict(env, NPY_DISABLE_CPU_FEATURES=AVX512_OFF)))
     times: dict[str, dict[str, list]] = {lib: {n: [] for n in names} for lib, _ in runs}
     sums: dict[str, dict[str, float]] = {lib: {} for lib, _ in runs}
-    load = _busy() if busy else None
-    try:
+    from benchmarks.harness import busy as busy_process  # the parent only (children import
+    # no arrayx where they run another library)
+    with busy_process(busy):
         for _ in range(rounds):
             for lib, lib_env in runs:
                 child_lib = "numpy" if lib == "numpy-avx2" else lib
@@ -330,9 +327,6 @@ def run_all(rounds: int, reps: int, libraries: list[str], names: list[str],
                     if value is not None:
                         times[lib][name].append(value[0])
                         sums[lib][name] = value[1]
-    finally:
-        if load is not None:
-            load.kill()
     _check(sums, names)
     return {lib: {n: statistics.median(v) if v else None for n, v in per.items()}
             for lib, per in times.items()}
@@ -444,22 +438,17 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.only:
         names = [n for n in names if args.only in n]
+    from benchmarks.harness import busy, describe_environment
     if args.paired:
-        from benchmarks.harness import describe_environment
         print(describe_environment())
         runs = args.rounds * args.reps
         print(f"workloads: arrayx's default threads against one thread, {runs} pairs in one "
               f"process{', one busy process beside' if args.busy else ''}\n")
-        load = _busy() if args.busy else None
-        try:
+        with busy(args.busy):
             result = _run_child("arrayx-paired", names, runs, dict(os.environ))
-        finally:
-            if load is not None:
-                load.kill()
         print(report_paired(result, runs))
         return
     libraries = [lib for lib in args.libraries.split(",") if lib != "torch" or _has_torch()]
-    from benchmarks.harness import describe_environment
     print(describe_environment())
     print(f"workloads: {args.rounds} rounds of {args.reps} runs, each library in its own "
           f"process{', one busy process beside' if args.busy else ''}\n")

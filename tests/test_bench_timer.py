@@ -54,3 +54,33 @@ def test_warm_up_lasts_ten_calls_and_50_ms_or_300_ms(monkeypatch, step_ms, calls
     made: list[int] = []
     _bench._warm(lambda: made.append(1))
     assert len(made) == calls
+
+
+def test_paired_threads_times_arrayx_on_its_threads_against_one_thread(monkeypatch,
+                                                                        one_warm_call) -> None:
+    import numpy as np
+
+    import arrayx
+
+    monkeypatch.setattr(_bench, "calibrate", lambda fn: 2)
+    monkeypatch.setattr(_bench, "_pairing", {"threads": False})
+    before = arrayx.get_num_threads()
+    arrayx.set_num_threads(3)
+    seen: list[int] = []
+
+    def ours():
+        seen.append(arrayx.get_num_threads())
+        return arrayx.asarray([1.0])
+    try:
+        _bench.pair_threads()
+        assert _bench.paired_threads()
+        t = _bench.compare("case", ours, lambda: np.asarray([1.0]), repeats=2, target=0.5)
+        assert arrayx.get_num_threads() == 3
+        # The check against NumPy still runs first, and refuses a wrong result.
+        with pytest.raises(AssertionError, match="disagree"):
+            _bench.compare("case", ours, lambda: np.asarray([2.0]), repeats=2)
+    finally:
+        arrayx.set_num_threads(before)
+    assert seen[:3] == [3, 3, 1]  # the check's call, then one warm-up call on each count
+    assert seen[3:-1] == [3, 3, 1, 1] * 2
+    assert t.target == _bench.THREADS_TARGET and t.arrayx > 0 and t.numpy > 0

@@ -21,8 +21,15 @@ from statistics import median
 
 import numpy as np
 
-__all__ = ["Timing", "alternate", "calibrate", "check_equal", "compare", "environment", "table",
-           "timed"]
+import arrayx
+
+__all__ = ["THREADS_TARGET", "Timing", "alternate", "calibrate", "check_equal", "compare",
+           "environment", "pair_threads", "paired_threads", "table", "timed"]
+
+#: The ratio of a paired-threads run (`pair_threads`): arrayx at its thread count over arrayx
+#: on one thread, at most (its threads never cost more than noise).
+THREADS_TARGET = 1.05
+_pairing = {"threads": False}
 
 #: One repeat should last at least this long (nanoseconds) unless a single call is longer.
 MIN_REPEAT_NS = 2_000_000
@@ -163,8 +170,36 @@ def compare(name: str, ax: Callable[[], object], np_: Callable[[], object], *,
         The median per-call times.
     """
     check_equal(ax(), np_(), exact=exact, atol=atol)
+    if _pairing["threads"]:
+        t_ax, t_one = _medians([ax, ax], repeats, threads=(arrayx.get_num_threads(), 1))
+        return Timing(name, t_ax, t_one, THREADS_TARGET, nbytes)
     t_ax, t_np = alternate(ax, np_, repeats)
     return Timing(name, t_ax, t_np, target, nbytes)
+
+
+def pair_threads(on: bool = True) -> None:
+    """Make `compare` time arrayx at its thread count against arrayx on one thread, in
+    alternating repeats of this process, in place of NumPy (the thread count's cost or gain,
+    case by case: ``python -m benchmarks --paired-threads``). The results are still checked
+    against NumPy's; the second time of each `Timing` is then arrayx's on one thread and its
+    target `THREADS_TARGET`.
+
+    Parameters
+    ----------
+    on : bool, optional
+        Pair the thread counts (True) or time against NumPy again (False).
+    """
+    _pairing["threads"] = on
+
+
+def paired_threads() -> bool:
+    """Whether `pair_threads` is on.
+
+    Returns
+    -------
+    bool
+    """
+    return _pairing["threads"]
 
 
 def timed(fn: Callable[[], object], repeats: int) -> float:
@@ -217,21 +252,33 @@ def _warm(fn: Callable[[], object]) -> None:
             return
 
 
-def _medians(fns: list[Callable[[], object]], repeats: int) -> list[float]:
-    """The median seconds per call of each of ``fns``, their repeats in turn."""
-    # Warm-up calls pay the one-time costs (caches filled, code compiled, allocators settled)
-    # that would make `calibrate` take a single call for a repeat and the repeats time them.
-    for fn in fns:
-        _warm(fn)
-    counts = [calibrate(fn) for fn in fns]
+def _medians(fns: list[Callable[[], object]], repeats: int,
+             threads: tuple[int, ...] | None = None) -> list[float]:
+    """The median seconds per call of each of ``fns``, their repeats in turn; each on its
+    entry of ``threads`` arrayx kernel threads when given (set before its warm-up, its
+    calibration and each of its repeats; the count before is set back after)."""
+    before = arrayx.get_num_threads()
+    counts = threads or (before,) * len(fns)
     times: list[list[float]] = [[] for _ in fns]
     gc_was_enabled = gc.isenabled()
-    gc.disable()
     try:
+        # Warm-up calls pay the one-time costs (caches filled, code compiled, allocators
+        # settled) that would make `calibrate` take a single call for a repeat and the
+        # repeats time them.
+        for fn, k in zip(fns, counts, strict=True):
+            arrayx.set_num_threads(k)
+            _warm(fn)
+        loops = []
+        for fn, k in zip(fns, counts, strict=True):
+            arrayx.set_num_threads(k)
+            loops.append(calibrate(fn))
+        gc.disable()
         for _ in range(repeats):
-            for fn, n, t in zip(fns, counts, times, strict=True):
+            for fn, n, k, t in zip(fns, loops, counts, times, strict=True):
+                arrayx.set_num_threads(k)
                 t.append(_loop_ns(fn, n) / n * 1e-9)
     finally:
+        arrayx.set_num_threads(before)
         if gc_was_enabled:
             gc.enable()
     return [median(t) for t in times]
@@ -281,7 +328,6 @@ def environment() -> dict[str, str]:
         kernels run at (of those the build and the CPU have), NumPy version, NumPy's own
         dispatch targets and, when ``threadpoolctl`` is importable, NumPy's BLAS.
     """
-    import arrayx
     from arrayx._kernels.cpu import dispatch
 
     env = {
@@ -337,7 +383,8 @@ def table(timings: list[Timing]) -> str:
         library's bandwidth in GB/s.
     """
     width = max([len(t.name) for t in timings] + [4])
-    lines = [f"{'case':<{width}}  {'arrayx':>10}  {'numpy':>10}  {'ratio':>6}  target"]
+    second = "1 thread" if paired_threads() else "numpy"
+    lines = [f"{'case':<{width}}  {'arrayx':>10}  {second:>10}  {'ratio':>6}  target"]
     for t in timings:
         verdict = ""
         if t.target is not None:
