@@ -119,6 +119,23 @@ def test_nan_reductions(name: str, a: np.ndarray, data: st.DataObject) -> None:
     np.testing.assert_allclose(to_np(got), expected, rtol=rtol, atol=rtol, equal_nan=True)
 
 
+@pytest.mark.parametrize("name", ["nanvar", "nanstd"])
+@pytest.mark.parametrize("values", [
+    [np.inf], [-np.inf, np.inf], [1.0, np.inf], [np.nan, np.inf, 2.0],
+    [[1.0, np.inf], [np.nan, 3.0]], [3j, complex(np.nan, -np.inf)],
+    [1 + 1j, complex(np.inf, 0.0), np.nan]])
+def test_nan_moments_keep_infinities(name: str, values: list) -> None:
+    # The NaNs dropped were found in the deviations, not the input: inf - inf (an infinity's
+    # own deviation) was dropped as a NaN, and a complex NaN whose deviation is inf was kept.
+    a = np.asarray(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for axis in [None, *range(a.ndim)]:
+            expected = getattr(np, name)(a, axis=axis)
+            got = getattr(xp, name)(xp.asarray(a), axis=axis)
+            np.testing.assert_array_equal(to_np(got), expected)
+
+
 @pytest.mark.parametrize("name", ["nanargmax", "nanargmin"])
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_nan_arg_reductions(name: str, axis: int | None) -> None:

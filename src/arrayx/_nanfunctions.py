@@ -127,7 +127,11 @@ def nanvar(x: Array, /, axis: object = None, dtype: object = None, ddof: float =
     given = _array(x, "nanvar")
     a = _floating(given, dtype)
     centre = nanmean(a, axis=axis, keepdims=True)
-    deviation = _filled(abs(a - centre), 0)
+    # The NaNs dropped are the input's: inf - inf is NaN in a kept element's deviation, and a
+    # complex NaN's deviation (abs of nan - inf j) can be inf.
+    deviation = abs(a - centre)
+    if _has_nan(a):
+        deviation = where(isnan(a), 0.0, deviation)
     squares = sum(deviation * deviation, axis=axis, keepdims=keepdims)
     divisor = astype(_count(a, axis, keepdims), squares.dtype) - ddof
     if not _has_nan(given):  # NumPy's var, which divides by max(divisor, 0)
