@@ -273,3 +273,53 @@ def test_cumulative_sum_keeps_a_leading_negative_zero(dtype: type, n: int) -> No
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
     np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
+@pytest.mark.parametrize("big", [1e308, 3e38])
+@pytest.mark.parametrize("values", [
+    [1 + 0j, 10 + 0j], [1e-108 + 1e-118j, 1e-108 + 1e-118j], [-1 - 1e-308j, 2 - 1j],
+    [complex(np.inf, 0.0), 2 + 0j]])
+def test_complex_prod_past_overflow(big: float, values: list) -> None:
+    # The fold multiplied the identity 1 + 0j into an infinite product: 0 * inf made the
+    # imaginary part NaN, where NumPy's fold starts from the first element. (Products that
+    # overflow in both parts differ: arrayx's multiply recovers infinities as C99's Annex G.)
+    dtype = np.complex128 if big > 1e38 else np.complex64
+    a = np.asarray([values[0] * big, values[1]], dtype=dtype)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a))), np.prod(a))
+        m = np.stack([a, a])
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m), axis=1)), np.prod(m, axis=1))
+
+
+@pytest.mark.parametrize(("a", "dtype"), [
+    (np.r_[0, np.full(1999, 5)].astype(np.int64), np.float64),
+    (np.r_[0, np.full(1099, 1e30)].astype(np.float32), np.float64),
+    (np.r_[0, np.full(1099, 1e300)], np.float32)])
+def test_prod_with_a_dtype_folds_in_order(a: np.ndarray, dtype: type) -> None:
+    # A cast input folds chunk by chunk; each chunk's product was multiplied in, so the chunk
+    # that overflowed met the 0 of the first as 0 * inf = NaN, where the product in order is 0.
+    with np.errstate(all="ignore"):
+        want = np.prod(a, dtype=dtype)
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a), dtype=dtype)), want)
+        m = np.stack([a, a[::-1]])  # several rows folded into one value
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m), dtype=dtype)),
+                                      np.prod(m, dtype=dtype))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("kwargs", [{}, {"axis": 0}, {"axis": -1}, {"include_initial": True}])
+def test_scans_of_a_0d_array(name: str, kwargs: dict) -> None:
+    # NumPy's cumulative_sum scans a 0-d array as one of shape (1,); PyTorch's cumsum takes it
+    # too. Strict mode keeps the standard's one dimension or more.
+    want = getattr(np, name)(np.asarray(2.5), **kwargs)
+    got = getattr(xp, name)(xp.asarray(2.5), **kwargs)
+    np.testing.assert_array_equal(to_np(got), want)
+    assert got.shape == want.shape
+    with pytest.raises(IndexError):
+        getattr(xp, name)(xp.asarray(2.5), axis=1)
+    xp.set_strict_flags(strict=True)
+    try:
+        with pytest.raises(ValueError):
+            getattr(xp, name)(xp.asarray(2.5), **kwargs)
+    finally:
+        xp.reset_strict_flags()

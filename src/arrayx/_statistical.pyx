@@ -1,7 +1,7 @@
 """Statistical functions: sum, prod, max, min, mean, var, std (folds of the engine)."""
 from arrayx._array cimport Array, as_array, code_of, wrap
 from arrayx._core.arguments cimport normalize_axis, reduction_axes
-from arrayx._core.layout cimport squeeze
+from arrayx._core.layout cimport Layout, expand_dims, squeeze
 from arrayx._engine cimport fold, scan, squared_deviations, sum_of_products
 from arrayx._kernels.dtype_codes cimport (
     DT_BOOL, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64, DT_INT64, DT_UINT8, DT_UINT64,
@@ -272,16 +272,22 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False) -> Array:
 cdef Array _scan(int op, object x, object axis, object dtype, bint include_initial,
                  object identity, str name):
     cdef Array a = as_array(x, name)
-    cdef int ax
-    if axis is None:
-        if a._layout.ndim > 1:
+    cdef int ax = 0
+    cdef Layout layout = a._layout
+    if layout.ndim == 0:
+        # A 0-d array scans as one of shape (1,), as NumPy's cumulative_sum does (PyTorch's
+        # cumsum takes it too); the standard asks for one dimension or more.
+        if _strict.FLAGS.strict:
+            raise ValueError(f"{name} needs an array of at least one dimension (strict mode)")
+        if axis is not None:
+            normalize_axis(axis, 1)
+        layout = expand_dims(layout, (0,))
+    elif axis is None:
+        if layout.ndim > 1:
             raise ValueError(f"{name} of an array of {a.ndim} dimensions needs an axis")
-        if a._layout.ndim == 0:
-            raise ValueError(f"{name} needs an array of at least one dimension")
-        ax = 0
     else:
-        ax = normalize_axis(axis, a._layout.ndim)
-    s, L, c = scan(op, a._storage, a._layout, a._code, _sum_code(a._code, dtype, name), ax,
+        ax = normalize_axis(axis, layout.ndim)
+    s, L, c = scan(op, a._storage, layout, a._code, _sum_code(a._code, dtype, name), ax,
                    include_initial, identity)
     return wrap(s, L, c)
 

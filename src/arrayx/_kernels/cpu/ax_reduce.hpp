@@ -23,7 +23,14 @@ struct fold_sum {
 struct fold_prod {
     static constexpr int extreme = 0;
     template <class A> static A identity() { return A(1); }
-    template <class A> static A f(A a, A b) { return mul_(a, b); }
+    // A complex product from the identity is the factor itself, as NumPy's fold starts from
+    // its first element: (1 + 0j) * (inf + 0j) by the formula is inf + nanj (0 * inf).
+    template <class A> static A f(A a, A b) {
+        if constexpr (is_complex_v<A>) {
+            if (a == A(1)) return b;
+        }
+        return mul_(a, b);
+    }
 };
 struct fold_max {
     static constexpr int extreme = 1;
@@ -204,7 +211,9 @@ A fold_pairwise(const A* p, int64_t s, int64_t n, Map m);
 
 // Float and complex products fold strictly in order, as NumPy's do: regrouped, a run such as
 // [0, 5, 5, ...] can overflow one group to inf while another holds the 0, and 0 * inf is NaN
-// where the product in order stays 0.
+// where the product in order stays 0. `fold_2d` carries each output's running product through
+// its rows (the chunks of a cast input, the rows of a fold over several axes), not a product
+// per row multiplied in.
 template <class Op, class A>
 inline constexpr bool fold_in_order =
     std::is_same_v<Op, fold_prod> && !std::is_integral_v<A> && !std::is_same_v<A, bool8>;
@@ -220,10 +229,6 @@ A fold_row(const A* p, int64_t s, int64_t n, Map m = {}) {
             if (s == 1 && n >= fold_unroll<U> * vec_width<U>)
                 return static_cast<A>(fold_lanes<Op, U>(reinterpret_cast<const U*>(p), n, m));
         }
-        A acc = Op::template identity<A>();
-        for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
-        return acc;
-    } else if constexpr (fold_in_order<Op, A>) {
         A acc = Op::template identity<A>();
         for (int64_t i = 0; i < n; ++i) acc = Op::f(acc, m(p[i * s]));
         return acc;
@@ -278,6 +283,13 @@ void fold_2d(char** ptrs, const int64_t* st, int64_t n0, int64_t n1) {
                     *o = Op::f(*o, extreme_run<(Op::extreme > 0)>(in + i * st[0], n1));
                     continue;
                 }
+            }
+            if constexpr (fold_in_order<Op, A>) {
+                const A* p = in + i * st[0];
+                A acc = *o;
+                for (int64_t j = 0; j < n1; ++j) acc = Op::f(acc, p[j * st[1]]);
+                *o = acc;
+                continue;
             }
             *o = Op::f(*o, fold_row<Op, A>(in + i * st[0], st[1], n1));
         }
