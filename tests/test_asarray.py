@@ -114,3 +114,26 @@ def test_asarray_buffer_protocol_objects_share_memory() -> None:
     assert readonly.dtype == xp.uint8 and not readonly._writeable
     with pytest.raises(ValueError):
         readonly[0] = 1
+
+
+@pytest.mark.parametrize("inner", [xp.asarray, np.asarray])
+def test_a_nested_list_with_an_array_after_a_list(inner) -> None:
+    # The scan took an array where the first items' path had found a list as ragged.
+    for value in ([[1, 2], inner([3, 4])], [[1.5], inner([2.0])], [[[1], [2]], inner([[3], [4]])]):
+        same_values(xp.asarray(value), np.asarray([np.asarray(v) for v in value]))
+    with pytest.raises(ValueError, match="ragged"):
+        xp.asarray([[1, 2], inner([3, 4, 5])])
+
+
+def test_a_mapping_is_refused() -> None:
+    # It was read as the sequence of its keys (NumPy makes an object array, PyTorch refuses).
+    with pytest.raises(TypeError):
+        xp.asarray({0: 5, 1: 6})
+
+
+@pytest.mark.parametrize(("fmt", "values"), [("N", [1, 2**64 - 1]), ("n", [-(2**63), 5])])
+def test_size_t_buffers(fmt: str, values: list) -> None:
+    view = memoryview(array.array("Q" if fmt == "N" else "q", values)).cast("B").cast(fmt)
+    same_values(xp.asarray(view), np.asarray(view))
+    shared = xp.asarray(view, copy=False)
+    assert np.shares_memory(np.asarray(shared), np.asarray(view))

@@ -211,3 +211,27 @@ def test_asarray_python_values_need_a_copy() -> None:
     check(xp.asarray(2**64 - 1, dtype=xp.uint64), to_np(2**64 - 1, dtype=np.uint64))
     with pytest.raises(OverflowError):
         xp.asarray([2**64])
+
+
+@pytest.mark.parametrize(("args", "dtype"), [
+    ((0, 300, 1), "int8"), ((250, 260, 1), "uint8"), ((0.5, 300.5, 1), "int8"),
+    ((5, 0, -2), "uint8"), ((0, 10, 2.5), "int16"), ((0, 5, 1), "uint64")])
+def test_integer_arange_wraps_as_numpy(args: tuple, dtype: str) -> None:
+    # Float arguments went through float values saturated into the dtype.
+    np.testing.assert_array_equal(to_np(xp.arange(*args, dtype=dtype)),
+                                  np.arange(*args, dtype=dtype))
+
+
+@pytest.mark.parametrize(("args", "dtype"), [
+    ((0, 1e18, 1e17), "int32"), ((2**62, 2**63 - 1, 2**61), "int8"), ((-1, 3, 1), "uint8")])
+def test_integer_arange_out_of_the_dtype_raises(args: tuple, dtype: str) -> None:
+    with pytest.raises(OverflowError):
+        np.arange(*args, dtype=dtype)
+    with pytest.raises(OverflowError):
+        xp.arange(*args, dtype=dtype)
+
+
+def test_arange_keeps_a_negative_zero_start() -> None:
+    got = to_np(xp.arange(-0.0, 2.0))
+    np.testing.assert_array_equal(got, np.arange(-0.0, 2.0))
+    assert np.signbit(got[0])

@@ -41,10 +41,12 @@ cdef dict CODE = _dtypes.CODE
 cdef tuple DTYPES = _dtypes.DTYPES
 
 # Buffer-protocol format characters (native, standard sizes) -> dtype codes: the registry's,
-# and C long's, which is the integer of its platform's size.
+# and C long's and size_t's (ssize_t's), which are the integers of their platform's sizes.
 _FORMAT_CODES = {fmt: code for code, fmt in enumerate(_registry.FORMAT)}
-_LONG = {4: ("i", "I"), 8: ("q", "Q")}[struct.calcsize("l")]
-_FORMAT_CODES["l"], _FORMAT_CODES["L"] = _FORMAT_CODES[_LONG[0]], _FORMAT_CODES[_LONG[1]]
+for _signed, _unsigned in ("lL", "nN"):
+    _SIZED = {4: ("i", "I"), 8: ("q", "Q")}[struct.calcsize(_signed)]
+    _FORMAT_CODES[_signed] = _FORMAT_CODES[_SIZED[0]]
+    _FORMAT_CODES[_unsigned] = _FORMAT_CODES[_SIZED[1]]
 
 
 cdef inline int scalar_kind(object x) except -2:
@@ -153,6 +155,8 @@ cdef int scan(object obj, int depth, int ndim, const int64_t* shape) except -2:
     if not is_exact(obj):
         if is_sequence(obj):
             return -3
+        if _is_array(obj):  # an array where the first items' path had a list: stack them
+            return -4
         raise ValueError("the nested sequence is ragged: its lengths differ")
     if len(obj) != shape[depth]:
         raise ValueError("the nested sequence is ragged: its lengths differ")

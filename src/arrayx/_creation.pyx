@@ -15,6 +15,7 @@ from arrayx._kernels.dtype_codes cimport (
 )
 
 import operator
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from arrayx import _devices, _dtypes
 from arrayx._array import _scalar_array, apply_binary, apply_unary
 from arrayx._convert import from_buffer, from_sequence, scalar_like
 from arrayx._dlpack import from_dlpack
+from arrayx._engine import INT_RANGE
 from arrayx._docfill import fill, sections
 
 __all__ = [
@@ -301,7 +303,10 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         except TypeError:
             if copy is False:
                 raise ValueError(f"a {type(obj).__name__} needs a copy, but copy=False") from None
-            if hasattr(obj, "__len__") and hasattr(obj, "__getitem__"):
+            # A mapping iterates over its keys, which are not its elements (NumPy makes an
+            # object array of a dict, PyTorch refuses it).
+            if (hasattr(obj, "__len__") and hasattr(obj, "__getitem__")
+                    and not isinstance(obj, Mapping)):
                 return from_sequence(list(obj), dtype, _device_of(device))
             raise TypeError(f"cannot convert a {type(obj).__name__} to an arrayx array") from None
     if copy is False and a is not obj and a._storage.owner is None:
@@ -415,10 +420,17 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     sh[0] = n
     cdef Array out = new_array(contiguous(1, sh), code, _device_of(device))
     cdef int64_t i0, i1
-    if DT_INT8 <= code <= DT_UINT64 and all_int and -(1 << 63) <= start < (1 << 63) and \
-            -(1 << 63) <= step < (1 << 63):
-        i0 = start
-        i1 = step
+    if DT_INT8 <= code <= DT_UINT64:
+        # NumPy's rule: the first two values in the dtype, then their difference repeated
+        # (wrapping); OverflowError when either value does not fit in the dtype.
+        first = start if all_int else int(start)
+        second = start + step if all_int else int(start + step)
+        lo, hi = INT_RANGE[code]
+        for v in (first, second) if n > 1 else (first,):
+            if not lo <= v <= hi:
+                raise OverflowError(f"arange's value {v} is out of bounds for {dtype}")
+        i0 = _wrapped(first)
+        i1 = _wrapped(second - first)
         int_progression(out._storage, code, n, i0, i1)
     elif code == DT_BOOL and n > 0:
         if n > 2 or (n == 2 and bool(start) == bool(start + step)):
@@ -427,7 +439,15 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
                         0 if bool(start) == bool(start + step) else 1)
     else:
         progression(out._storage, code, n, <double>start, <double>step)
+        if n and start == 0 and signbit(<double>start):
+            write_element(out._storage, 0, code, start)  # -0.0 + 0 * step is +0.0
     return out
+
+
+cdef int64_t _wrapped(object v):
+    """The Python int ``v`` (in -2^63 .. 2^64) as the int64 of its low 64 bits (the uint64
+    values above 2^63 wrap, as int_progression's arithmetic does)."""
+    return ((v + (1 << 63)) % (1 << 64)) - (1 << 63)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
