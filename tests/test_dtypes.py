@@ -171,3 +171,13 @@ def test_astype_copy_keyword(a: np.ndarray, data: st.DataObject) -> None:
     assume(castable(a, other))
     converted = xp.astype(view, other, copy=False)  # a new dtype always needs a copy
     assert converted.dtype == other and converted._storage is not x._storage
+
+
+def test_result_type_of_numpy_scalars_and_scalar_types() -> None:
+    # A NumPy scalar has its dtype (np.float64 subclasses float, and counted as a weak Python
+    # float); a scalar type is a dtype (its class attribute `dtype` raised KeyError).
+    x = xp.ones(3, dtype=xp.float32)
+    for args in [(np.float64,), (x, np.float32), (x, np.float64(2.0)), (x, np.complex128(1j)),
+                 (xp.ones(2, dtype=xp.int8), np.int64(1)), (np.float32(1), 1.0)]:
+        want = np.result_type(*[np.asarray(a) if isinstance(a, xp.Array) else a for a in args])
+        assert xp.result_type(*args) == want

@@ -234,3 +234,25 @@ def test_scatter_add_checks_its_input() -> None:
         scatter_add(xp.asarray([True]), xp.asarray([0]), (3,))
     with pytest.raises(IndexError, match="out of bounds"):
         scatter_add(values, xp.asarray([2**63, 0], dtype=xp.uint64), (3,))
+
+
+@pytest.mark.parametrize("index", [np.int64(1), np.int32(-1), np.uint8(1), np.array(1)])
+def test_a_numpy_integer_index_selects_as_numpy(index) -> None:
+    # A NumPy integer scalar went to advanced indexing (a copy), so a write through the result
+    # was lost. (A 0-d NumPy array is an index array in NumPy too: a copy.)
+    a, x = np.zeros((2, 3)), xp.zeros((2, 3))
+    a[index][0] = 5.0
+    x[index][0] = 5.0
+    np.testing.assert_array_equal(to_np(x), a)
+    np.testing.assert_array_equal(to_np(x[index, ::2]), a[index, ::2])
+    if isinstance(index, np.integer):
+        with pytest.raises(ValueError, match="read-only"):
+            xp.broadcast_to(xp.zeros(3), (2, 3))[index][0] = 1.0
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, i: xp.take(x, i), lambda x, i: xp.take_along_axis(x, i)])
+def test_take_refuses_boolean_indices(call) -> None:
+    # A bool array went through as a mask (NumPy casts it to 0 and 1, PyTorch refuses it).
+    with pytest.raises(IndexError, match="integer dtype"):
+        call(xp.asarray([10, 20, 30]), xp.asarray([True, False, True]))

@@ -348,3 +348,15 @@ def test_numpy_subclasses_are_not_adopted() -> None:
         np.add(xp.asarray([1.0, 1.0]), masked)
     with pytest.raises(TypeError, match="no implementation"):
         np.concatenate([xp.asarray([1.0]), masked])
+
+
+def test_power_of_uint64_by_signed_integers_is_a_float_loop() -> None:
+    # The integer rule (negative exponents refused) looked at the inputs' kinds; uint64 with
+    # int8 promotes to float64, where NumPy takes negative exponents.
+    u, i = np.array([1, 2, 3], np.uint64), np.array([-2, 1, 3], np.int8)
+    want = np.power(u, i)
+    for got in (np.power(xp.asarray(u), xp.asarray(i)), xp.asarray(u) ** i):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(xp.asarray(u.astype(np.int64)), xp.asarray(i))

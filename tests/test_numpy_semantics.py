@@ -648,3 +648,19 @@ def test_reductions_of_0d_arrays_along_axis_0(name, axis, keepdims):
 def test_strict_refuses_axis_0_of_0d_arrays(strict):
     with pytest.raises((ValueError, IndexError)):
         xp.sum(xp.asarray(3.5), axis=0)
+
+
+@pytest.mark.parametrize("scalar", [np.float64(2.0), np.float64(1e300), np.complex128(1 + 1j),
+                                    np.int64(3), np.float32(0.5)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "int8"])
+def test_numpy_scalars_take_part_with_their_dtype_in_either_order(scalar, dtype: str) -> None:
+    # np.float64 and np.complex128 subclass float and complex: beside an array they counted as
+    # weak Python scalars (float32 * np.float64(2) was float32, np.float64(1e300) became inf),
+    # while the reflected order went through NumPy's protocols and kept float64.
+    a = np.ones(3, dtype=dtype)
+    x = xp.asarray(a)
+    with np.errstate(all="ignore"):
+        for got, want in [(x * scalar, a * scalar), (scalar * x, scalar * a),
+                          (x + scalar, a + scalar), (xp.multiply(x, scalar), a * scalar)]:
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)

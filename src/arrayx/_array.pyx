@@ -978,11 +978,17 @@ cdef bint _needs_advanced(object key):
             ints += 1
         elif isinstance(k, bool):
             bools += 1
-        elif isinstance(k, int):
+        elif isinstance(k, int) or _numpy_int(k):
             ints += 1
         elif isinstance(k, list) or (hasattr(k, "__array__") and hasattr(k, "dtype")):
             return True
     return bools > 0 and bools + ints > 1
+
+
+cdef inline bint _numpy_int(object k):
+    """Whether ``k`` is a NumPy integer scalar: an int index, which selects a view (as NumPy's
+    ``a[np.int64(1)]`` does), not an index array (a 0-d NumPy array is one, as in NumPy)."""
+    return isinstance(k, np.integer)
 
 
 cdef object _basic_key(object key):
@@ -993,6 +999,8 @@ cdef object _basic_key(object key):
         if (<Array>key)._layout.ndim == 0 and of_kind((<Array>key)._code, KB_INT):
             return key.__index__()
         raise IndexError("integer and boolean array indices arrive with advanced indexing")
+    if _numpy_int(key):
+        return key.__index__()
     if isinstance(key, tuple):
         return tuple([_basic_key(k) for k in key])
     if isinstance(key, (list, float)):
@@ -1083,6 +1091,12 @@ cdef object binary_op(int op, object a, object b, bint operator):
     cdef Fresh r
     if isinstance(a, Array):
         x = <Array>a
+        if isinstance(b, np.generic):
+            # A NumPy scalar takes part with its own dtype, as a 0-d array (NumPy's rule, and
+            # the same as in the reflected order, which NumPy's scalar sends through
+            # __array_ufunc__): np.float64 and np.complex128 subclass float and complex, so
+            # they would otherwise count as weak Python scalars.
+            b = _asarray(b, device=x._storage.device)
         if isinstance(b, Array):
             return fresh(binary(op, x._storage, x._layout, x._code, (<Array>b)._storage,
                                 (<Array>b)._layout, (<Array>b)._code, &r), &r)
@@ -1094,6 +1108,8 @@ cdef object binary_op(int op, object a, object b, bint operator):
             return NotImplemented
         raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
                         f"{type(b).__name__}")
+    if isinstance(b, Array) and isinstance(a, np.generic):
+        return binary_op(op, _asarray(a, device=(<Array>b)._storage.device), b, operator)
     if isinstance(b, Array) and _is_scalar(a):
         x = <Array>b
         return fresh(binary_scalar(op, x._storage, x._layout, x._code, a, True, &r), &r)

@@ -192,11 +192,17 @@ def result_type(*arrays_and_dtypes: object) -> np.dtype:
     dtypes = []
     scalars = []
     for x in arrays_and_dtypes:
-        kind = _scalar_kind(x)
+        # A NumPy scalar has its dtype, as beside an array in an operator (np.float64 and
+        # np.complex128 subclass float and complex); a class (np.float64 itself) is a dtype.
+        kind = None if isinstance(x, np.generic) else _scalar_kind(x)
         if kind is not None:
             scalars.append(kind)
+        elif isinstance(x, np.generic):
+            dtypes.append(as_dtype(x.dtype))
+        elif hasattr(x, "__array_namespace__") and not isinstance(x, type):
+            dtypes.append(x.dtype)
         else:
-            dtypes.append(x.dtype if hasattr(x, "__array_namespace__") else as_dtype(x))
+            dtypes.append(as_dtype(x))
     if not dtypes:
         return _DEFAULT_OF_KIND[max(scalars, key=_SCALAR_RANK.__getitem__)]
     result = _promote_all(dtypes)

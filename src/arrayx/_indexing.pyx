@@ -370,7 +370,7 @@ def take(x, indices, /, *, axis=None) -> Array:
     Raises
     ------
     IndexError
-        If an index is out of bounds.
+        If an index is out of bounds, or ``indices`` is not of an integer dtype.
     ValueError
         If ``axis`` is None and ``x`` is not 1-D.
 
@@ -392,10 +392,19 @@ def take(x, indices, /, *, axis=None) -> Array:
         axis = 0
     if (<Array>indices)._layout.ndim != 1:
         raise ValueError("take's indices must be 1-D")
+    _integer_indices(<Array>indices, "take")
     ax = normalize_axis(axis, x.ndim)
-    if x.ndim == 1 and DT_INT8 <= (<Array>indices)._code <= DT_UINT64:
+    if x.ndim == 1:
         return _take_1d(<Array>x, <Array>indices)
     return getitem(x, (slice(None),) * ax + (indices,))
+
+
+cdef int _integer_indices(Array indices, str name) except -1:
+    """IndexError unless ``indices`` is of an integer dtype (a bool array would select as a
+    mask where ``name``'s positions are meant)."""
+    if not DT_INT8 <= indices._code <= DT_UINT64:
+        raise IndexError(f"{name}'s indices must be of an integer dtype, not {indices.dtype}")
+    return 0
 
 
 cdef Array _take_1d(Array a, Array indices):
@@ -437,7 +446,7 @@ def take_along_axis(x, indices, /, *, axis=-1) -> Array:
     Raises
     ------
     IndexError
-        If an index is out of bounds.
+        If an index is out of bounds, or ``indices`` is not of an integer dtype.
     ValueError
         If ``indices`` and ``x`` differ in rank.
 
@@ -453,6 +462,7 @@ def take_along_axis(x, indices, /, *, axis=-1) -> Array:
         raise TypeError("take_along_axis expects arrayx arrays")
     if indices.ndim != x.ndim:
         raise ValueError(f"indices of rank {indices.ndim} for an array of rank {x.ndim}")
+    _integer_indices(<Array>indices, "take_along_axis")
     ax = normalize_axis(axis, x.ndim)
     from arrayx._creation import arange
     key = []

@@ -165,6 +165,8 @@ def _integer_rule(ufunc: np.ufunc, inputs: tuple, func: Any, where: Any) -> Any:
                    for i in inputs)
     if not integers or ufunc not in (np.reciprocal, np.power):
         return func(*inputs)
+    if _xp.result_type(*inputs).kind == "f":  # uint64 with a signed integer: a float loop
+        return func(*inputs)
     if ufunc is np.reciprocal:
         (x,) = inputs
         if x.dtype.kind == "b":
