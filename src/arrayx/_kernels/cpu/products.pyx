@@ -30,10 +30,13 @@ from arrayx._kernels.plans cimport MatmulPlan, batch_offsets
 cdef const Lapack* TABLE = NULL
 cdef bint SPLIT = False
 
-# A gemm or a Gram panel is split into units of at least this many multiply-adds (tens of
-# microseconds of one core's gemm: more than a worker's wake-up), and into at most
-# UNITS_PER_THREAD units a thread (each unit packs its own copy of the shared operand).
-cdef int64_t UNIT_WORK = 1 << 20
+# A gemm or a Gram panel is split into units of at least this many multiply-adds (0.05-0.15
+# ms of one core's gemm, float32 to float64), and into at most UNITS_PER_THREAD units a thread
+# (each unit packs its own copy of the shared operand). Units of 2^20 gained nothing on the
+# 2-core Xeon: (64 x 784) @ (784 x 256), 12M multiply-adds, took 1.00-1.13x one thread's time
+# on two (a worker woken on a virtual machine can take as long as its unit), and the float32
+# MLP step of batch 64 (two such products) 1.29x one thread's in the paired benchmark.
+cdef int64_t UNIT_WORK = 1 << 23
 cdef int64_t UNITS_PER_THREAD = 1
 # gemm units cover a multiple of this many rows or columns (OpenBLAS's register blocks).
 cdef int64_t UNIT_ALIGN = 16
