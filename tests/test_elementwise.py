@@ -343,6 +343,22 @@ def test_clip(a: np.ndarray, data: st.DataObject) -> None:
     assert_matches(got, expected, "clip")
 
 
+@pytest.mark.parametrize(("dtype", "bound_dtype"), [
+    ("uint8", "int8"), ("int8", "uint8"), ("int8", "int64"), ("uint16", "int64"),
+    ("uint64", "int8"), ("int32", "uint64")])
+def test_clip_with_integer_bounds_of_another_dtype(dtype: str, bound_dtype: str) -> None:
+    # A bound was cast to x's dtype before clamping: an int8 bound of -5 became 251 for uint8.
+    # NumPy promotes; arrayx keeps x's dtype (the standard's), so the values are NumPy's.
+    info, binfo = np.iinfo(dtype), np.iinfo(bound_dtype)
+    a = np.array([info.min, 1, 100, info.max], dtype=dtype)
+    lo = np.array([max(binfo.min, -5), 0, 3, 0], dtype=bound_dtype)
+    hi = np.array([binfo.max, 0, 50, min(binfo.max, 1000)], dtype=bound_dtype)
+    want = np.clip(a, lo, hi)
+    got = xp.clip(xp.asarray(a), xp.asarray(lo), xp.asarray(hi))
+    assert got.dtype == a.dtype
+    np.testing.assert_array_equal(to_np(got), want)
+
+
 @given(c=arrays([np.dtype(bool)], shape=st.sampled_from([(4,), (2, 4)])),
        a=arrays(DTYPES_BY_KIND["all"], shape=st.just((4,))), data=st.data())
 def test_where(c: np.ndarray, a: np.ndarray, data: st.DataObject) -> None:

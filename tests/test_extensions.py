@@ -157,3 +157,9 @@ def test_extensions_reject_non_arrays(name: str) -> None:
     args = (1,) if name == "pad" else ()
     with pytest.raises(TypeError, match=name):
         getattr(xp, name)([1.0, 2.0], *args)
+
+
+def test_pad_refuses_a_result_too_big_before_any_work() -> None:
+    # Axis by axis, the intermediates grew until memory ran out (the process was killed).
+    with pytest.raises(ValueError, match="too big"):
+        xp.pad(xp.zeros((1,) * 40), 1)

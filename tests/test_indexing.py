@@ -256,3 +256,19 @@ def test_take_refuses_boolean_indices(call) -> None:
     # A bool array went through as a mask (NumPy casts it to 0 and 1, PyTorch refuses it).
     with pytest.raises(IndexError, match="integer dtype"):
         call(xp.asarray([10, 20, 30]), xp.asarray([True, False, True]))
+
+
+@pytest.mark.parametrize(("key", "value_shape"), [
+    (slice(None), (1, 2, 3)), (slice(None), (1, 1, 2, 3)), ((slice(None), None), (1, 2, 1, 3)),
+    (np.array([0, 1]), (1, 2, 3)), (1, (1, 3)), ((1, np.array([0, 2])), (1, 1, 2))])
+def test_assignment_takes_leading_unit_axes_beyond_the_selection(key, value_shape) -> None:
+    # NumPy, CuPy and PyTorch assign a[:] = b[None]; arrayx refused it ("fewer dimensions").
+    a = np.zeros((2, 3))
+    value = np.arange(1.0, 1.0 + np.prod(value_shape)).reshape(value_shape)
+    x = xp.asarray(a)
+    a[key] = value
+    ours = key if isinstance(key, tuple) else (key,)
+    x[tuple(xp.asarray(k) if isinstance(k, np.ndarray) else k for k in ours)] = xp.asarray(value)
+    np.testing.assert_array_equal(to_np(x), a)
+    with pytest.raises(ValueError):
+        x[:] = xp.ones((2, 2, 3))

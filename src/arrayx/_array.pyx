@@ -19,7 +19,7 @@ from libc.string cimport memcpy
 from arrayx._core.arguments cimport parse_shape
 from arrayx._core.layout cimport (
     MAXDIM, Layout, basic_index, broadcast_to, contiguous, contiguous_like, new_layout, permute,
-    slice_first,
+    slice_first, squeeze,
 )
 from arrayx._core.storage cimport Storage
 from arrayx._core.storage cimport wrap as wrap_memory
@@ -664,7 +664,7 @@ cdef class Array(_Operators):
         if L.size == 1 and isinstance(value, (bool, int, float, complex)):
             write_element(self._storage, L.offset, self._code, assign_value(value, self._code))
             return
-        cdef Array v = assign_source(self, value)
+        cdef Array v = fit_source(assign_source(self, value), L.ndim)
         cdef Layout src = broadcast_to(v._layout, L.ndim, L.shape_)
         copy_cast(v._storage, src, v._code, self._storage, L, self._code)
 
@@ -1033,6 +1033,20 @@ cdef object assign_value(object value, int code):
     return value
 
 
+cdef Array fit_source(Array v, int ndim):
+    """``v`` without the leading unit axes it has beyond ``ndim``, the selection's dimension
+    count: NumPy, CuPy and PyTorch assign ``a[:] = b[None]``, which no broadcast to the
+    selection's shape takes (it has fewer dimensions)."""
+    cdef int extra = v._layout.ndim - ndim
+    cdef int i
+    if extra <= 0:
+        return v
+    for i in range(extra):
+        if v._layout.shape_[i] != 1:
+            return v  # the broadcast then says why it cannot
+    return view(v, squeeze(v._layout, tuple(range(extra))))
+
+
 cdef Array assign_source(Array dst, object value):
     """``value`` as an array to assign into ``dst``, by assignment's one casting rule (which
     ``assign_value`` and ``_check_assign_dtype`` state): an arrayx array, a Python scalar, or,
@@ -1181,9 +1195,19 @@ def apply_binary_into(str name, Array out, Array x2) -> Array:
 def clip_bound(bound, Array like, str name) -> Array:
     """A bound of ``clip`` as an array of ``like``'s dtype (Python ints clamped to its range)."""
     cdef int code = like._code
+    cdef int bcode
     if isinstance(bound, Array):
-        if (<Array>bound)._code == code:
+        bcode = (<Array>bound)._code
+        if bcode == code:
             return bound
+        if of_kind(code, KB_INT) and of_kind(bcode, KB_INT):
+            # Clamped to ``like``'s range first, as Python int bounds are: an int8 bound of -5
+            # cast to uint8 would be 251 (NumPy's clip promotes instead, to the same values).
+            lo, hi = INT_RANGE[code]
+            if INT_RANGE[bcode][0] < lo:
+                bound = apply_binary("maximum", bound, lo)
+            if INT_RANGE[bcode][1] > hi:
+                bound = apply_binary("minimum", bound, hi)
         return contiguous_copy(<Array>bound, code)
     if not _is_scalar(bound):
         raise TypeError(f"{name}: bounds are arrays, Python scalars or None, not "

@@ -8,7 +8,9 @@ are adjacent, and first otherwise. Every index is checked before anything is rea
 """
 from libc.stdint cimport INT64_MAX, int64_t
 
-from arrayx._array cimport Array, assign_source, contiguous_copy, new_array, wrap
+from arrayx._array cimport (
+    Array, assign_source, contiguous_copy, fit_source, new_array, wrap,
+)
 from arrayx._core.arguments cimport normalize_axis, parse_shape
 from arrayx._core.layout cimport MAXDIM, Layout, basic_index, contiguous
 from arrayx._core.storage cimport Storage
@@ -310,7 +312,7 @@ cdef int _expand(Array a, Array m, Array v) except -1:
     cdef int64_t n = m._layout.size
     rest = a.shape[k:]
     cdef int64_t count = count_true(m._storage, m._layout)
-    v = broadcast_to(v, (count,) + rest)
+    v = broadcast_to(fit_source(v, 1 + len(rest)), (count,) + rest)
     cdef bint repeat = count < 2 or v._layout.strides_[0] == 0
     v = contiguous_copy(v[0] if repeat and count else v, a._code)
     cdef int64_t row = 1
@@ -336,7 +338,8 @@ def setitem(Array a, key, value) -> None:
     order = _final_order(len(bshape), rest, positions, adjacent)
     full = bshape + rtuple
     result_shape = full if order is None else tuple(full[i] for i in order)
-    cdef Array v = broadcast_to(assign_source(a, value), result_shape)
+    cdef Array v = broadcast_to(fit_source(assign_source(a, value), len(result_shape)),
+                                result_shape)
     if order is not None:
         # The inverse permutation: where each axis of the result's order came from.
         v = permute_dims(v, tuple(sorted(range(len(order)), key=order.__getitem__)))

@@ -6,6 +6,7 @@ with an index vector (``take``), so every mode is one copy per axis on arrayx's 
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -18,6 +19,8 @@ from arrayx._elementwise import clip, remainder
 from arrayx._indexing import take
 from arrayx._manipulation import concat
 from arrayx._searching import where
+
+INT64_MAX = (1 << 63) - 1
 
 __all__ = ["pad"]
 
@@ -121,6 +124,11 @@ def pad(x: Array, /, pad_width: object, mode: str = "constant", *,
     widths = _pairs(pad_width, x.ndim, "pad_width", _width)
     fills = _pairs(constant_values, x.ndim, "constant_values", _fill) \
         if mode == "constant" else None
+    final = math.prod(before + n + after for n, (before, after) in zip(x.shape, widths,
+                                                                        strict=True))
+    if final * x.dtype.itemsize > INT64_MAX:
+        # Before any work: axis by axis, the intermediates grew to memory's end first.
+        raise ValueError(f"pad: the result of {final} elements is too big")
     out = x
     for axis, (before, after) in enumerate(widths):
         if before == 0 and after == 0:
