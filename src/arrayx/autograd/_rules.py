@@ -28,6 +28,7 @@ import math
 
 import arrayx as ax
 from arrayx._indexing import scatter_add as _scatter_add
+from arrayx.autograd._tracer import Tracer
 from arrayx.autograd._tracer import traced as xp
 
 
@@ -92,17 +93,36 @@ def _abs(ans, x):
     return lambda g: g * xp.sign(x)
 
 
+def _beneath_traces(v):
+    """``v``'s value beneath every trace (a tracer's value, down to an array or a vmap
+    batch): what any trace, an enclosing one too, takes as a constant."""
+    while isinstance(v, Tracer):
+        v = v.value
+    return v
+
+
+def _any_of(v) -> bool:
+    """Whether any element of ``v`` (beneath traces and vmap batches: of all examples) is
+    true; a Python bool as itself."""
+    while not isinstance(v, ax.Array) and hasattr(v, "value"):
+        v = v.value
+    return bool(ax.any(v)) if isinstance(v, ax.Array) else bool(v)
+
+
 def _maximum_side(first: bool, pick):
     """One input's rule of maximum or minimum: the gradient goes to the input that wins, and
-    half of it to each where they tie (as PyTorch's). The masks are made in the backward pass
-    from the inputs, as ``where``'s and ``clip``'s are: masks made when the node was recorded
-    belonged to the trace of that moment, and a nested transformation (``grad(grad(f))``,
-    ``hessian``) used them after it had ended."""
+    half of it to each where they tie (as PyTorch's). The node keeps boolean masks, not the
+    inputs (a quarter of float32's memory), and no tie mask when there are no ties. The masks
+    are made from the inputs' values beneath every trace: made in the trace of the moment,
+    they belonged to it, and a nested transformation (``grad(grad(f))``, ``hessian``) used
+    them after it had ended; their derivative is zero wherever they change nothing."""
     def maker(ans, x1, x2):
-        def vjp(g):
-            win = pick(x1, x2) if first else pick(x2, x1)
-            return xp.where(win, g, xp.where(x1 == x2, g / 2, 0.0))
-        return vjp
+        a, b = _beneath_traces(x1), _beneath_traces(x2)
+        win = pick(a, b) if first else pick(b, a)
+        tie = a == b
+        if not _any_of(tie):
+            return lambda g: xp.where(win, g, 0.0)
+        return lambda g: xp.where(win, g, xp.where(tie, g / 2, 0.0))
     return maker
 
 
