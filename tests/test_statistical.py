@@ -323,3 +323,18 @@ def test_scans_of_a_0d_array(name: str, kwargs: dict) -> None:
             getattr(xp, name)(xp.asarray(2.5), **kwargs)
     finally:
         xp.reset_strict_flags()
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("how", ["contiguous", "transposed", "reversed"])
+def test_scans_with_an_initial_keep_a_leading_negative_zero(name: str, how: str) -> None:
+    # Along an axis other than the contiguous last one, the scan's first slice was the initial
+    # value plus x[0]: 0.0 + -0.0 is +0.0, where NumPy's starts from x[0].
+    a = np.array([[-0.0, 1.0, -0.0], [-0.0, -0.0, 2.0]])
+    a, x = strided(a, how)
+    for axis in range(a.ndim):
+        for include_initial in (False, True):
+            want = getattr(np, name)(a, axis=axis, include_initial=include_initial)
+            got = to_np(getattr(xp, name)(x, axis=axis, include_initial=include_initial))
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -1036,13 +1036,17 @@ cdef tuple scan(int op, Storage s, Layout l, int code, int acc, int axis,
         copy_cast(init, broadcast_to(one, first.ndim, first.shape_), acc, o, first, acc)
     if _scan_lanes(op, s, l, code, acc, axis, o, m - n):
         return o, ol, acc
-    if not include_initial:
-        copy_cast(s, _along(l, axis, 0, 1), code, o, first, acc)
-    if m < 2:
+    # The scan of x starts from x[0] itself, after the initial slice when there is one (as
+    # NumPy's: 0.0 + -0.0 would lose a leading -0.0).
+    cdef int64_t start = m - n
+    if n == 0:
         return o, ol, acc
-    cdef Layout prev = _along(ol, axis, 0, m - 1)
-    cdef Layout rest = _along(ol, axis, 1, m - 1)
-    cdef Layout xin = _along(l, axis, 0 if include_initial else 1, m - 1)
+    copy_cast(s, _along(l, axis, 0, 1), code, o, _along(ol, axis, start, 1), acc)
+    if n < 2:
+        return o, ol, acc
+    cdef Layout prev = _along(ol, axis, start, n - 1)
+    cdef Layout rest = _along(ol, axis, start + 1, n - 1)
+    cdef Layout xin = _along(l, axis, 1, n - 1)
     cdef Operand ops[3]
     ops[0] = operand(o, prev, acc, acc)
     ops[1] = operand(s, xin, code, acc)
