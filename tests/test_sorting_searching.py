@@ -385,3 +385,22 @@ def test_vector_sort_lengths_and_patterns(dtype: str, pattern: str, threads: int
                                           err_msg=f"n={n}")
     finally:
         xp.set_num_threads(before)
+
+
+def test_complex_nans_in_numpys_order() -> None:
+    # Every complex NaN compared equal (after every number, in input order); NumPy orders
+    # them too: R + Rj < R + nanj < nan + Rj < nan + nanj, so searchsorted and unique's
+    # first indices differed.
+    nan = np.nan
+    z = np.array([complex(nan, 0), complex(0, nan), 1 + 1j, complex(nan, nan), complex(1, nan),
+                  complex(nan, -1), 0j, complex(-1, nan), complex(nan, 0), 1 + 1j])
+    x = xp.asarray(z)
+    np.testing.assert_array_equal(to_np(xp.sort(x)), np.sort(z))
+    np.testing.assert_array_equal(to_np(xp.argsort(x, stable=True)), np.argsort(z, kind="stable"))
+    s = np.sort(z)
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(to_np(xp.searchsorted(xp.asarray(s), x, side=side)),
+                                      np.searchsorted(s, z, side=side))
+    pair = np.array([complex(nan, 0), complex(0, nan)])
+    np.testing.assert_array_equal(to_np(xp.unique_all(xp.asarray(pair)).indices),
+                                  np.unique(pair, return_index=True, equal_nan=False)[1])

@@ -820,11 +820,15 @@ AX_HD D cast_via(S s) {
 }
 
 // --- ascending order: NaNs last, complex numbers lexicographically (sorts, arg-reductions) ---
+// Complex numbers in NumPy's order (its sorts' CLT): by real part, then imaginary part, a NaN
+// part after every number, so R + Rj < R + nanj < nan + Rj < nan + nanj.
 template <class T> AX_HD bool ascending(T a, T b) {
     if constexpr (is_complex_v<T>) {
-        if (is_nan(b)) return !is_nan(a);
-        if (is_nan(a)) return false;
-        return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+        const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+        if (ar < br) return ai == ai || bi != bi;
+        if (ar > br) return bi != bi && ai == ai;
+        if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+        return br != br;
     } else if constexpr (dstd::is_floating_point_v<T>) {
         if (b != b) return a == a;
         return a < b;
