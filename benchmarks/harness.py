@@ -28,7 +28,8 @@ from arrayx._bench import (
 
 __all__ = [
     "Timing", "alternate", "apart", "apart_runs", "apart_timing", "busy", "check_equal",
-    "compare", "describe_environment", "medians_apart", "repeats", "settings", "table", "timed",
+    "compare", "describe_environment", "medians_apart", "paired_threads", "repeats", "settings",
+    "table", "timed",
 ]
 
 #: Repeats per case (each one timed loop of arrayx and one of NumPy), full and ``--quick``.

@@ -235,3 +235,10 @@ def test_arange_keeps_a_negative_zero_start() -> None:
     got = to_np(xp.arange(-0.0, 2.0))
     np.testing.assert_array_equal(got, np.arange(-0.0, 2.0))
     assert np.signbit(got[0])
+
+
+@pytest.mark.parametrize(("args", "dtype"), [((200, 0), "int8"), ((300, 0), "uint8"),
+                                             ((-1, -5), "uint8")])
+def test_an_empty_integer_arange_checks_no_value(args: tuple, dtype: str) -> None:
+    np.testing.assert_array_equal(to_np(xp.arange(*args, dtype=dtype)),
+                                  np.arange(*args, dtype=dtype))

@@ -272,3 +272,9 @@ def test_assignment_takes_leading_unit_axes_beyond_the_selection(key, value_shap
     np.testing.assert_array_equal(to_np(x), a)
     with pytest.raises(ValueError):
         x[:] = xp.ones((2, 2, 3))
+    xp.set_strict_flags(strict=True)  # the standard's broadcast: fewer dimensions
+    try:
+        with pytest.raises(ValueError):
+            x[:] = xp.ones((1, 2, 3))
+    finally:
+        xp.reset_strict_flags()

@@ -664,3 +664,11 @@ def test_numpy_scalars_take_part_with_their_dtype_in_either_order(scalar, dtype:
                           (x + scalar, a + scalar), (xp.multiply(x, scalar), a * scalar)]:
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("scalar", [np.datetime64("2020-01-01"), np.str_("a")])
+def test_numpy_scalars_of_no_arrayx_dtype_are_refused_as_operands(scalar) -> None:
+    with pytest.raises(TypeError):
+        xp.ones(3) + scalar
+    with pytest.raises(TypeError):
+        xp.add(xp.ones(3), scalar)

@@ -1036,10 +1036,11 @@ cdef object assign_value(object value, int code):
 cdef Array fit_source(Array v, int ndim):
     """``v`` without the leading unit axes it has beyond ``ndim``, the selection's dimension
     count: NumPy, CuPy and PyTorch assign ``a[:] = b[None]``, which no broadcast to the
-    selection's shape takes (it has fewer dimensions)."""
+    selection's shape takes (it has fewer dimensions). PyTorch drops them for any selection;
+    strict mode keeps the standard's broadcast."""
     cdef int extra = v._layout.ndim - ndim
     cdef int i
-    if extra <= 0:
+    if extra <= 0 or _strict.FLAGS.strict:
         return v
     for i in range(extra):
         if v._layout.shape_[i] != 1:
@@ -1105,7 +1106,7 @@ cdef object binary_op(int op, object a, object b, bint operator):
     cdef Fresh r
     if isinstance(a, Array):
         x = <Array>a
-        if isinstance(b, np.generic):
+        if isinstance(b, (np.number, np.bool_)):
             # A NumPy scalar takes part with its own dtype, as a 0-d array (NumPy's rule, and
             # the same as in the reflected order, which NumPy's scalar sends through
             # __array_ufunc__): np.float64 and np.complex128 subclass float and complex, so
@@ -1122,7 +1123,7 @@ cdef object binary_op(int op, object a, object b, bint operator):
             return NotImplemented
         raise TypeError(f"{BINARY_NAMES[op]} takes arrays and Python scalars, not "
                         f"{type(b).__name__}")
-    if isinstance(b, Array) and isinstance(a, np.generic):
+    if isinstance(b, Array) and isinstance(a, (np.number, np.bool_)):
         return binary_op(op, _asarray(a, device=(<Array>b)._storage.device), b, operator)
     if isinstance(b, Array) and _is_scalar(a):
         x = <Array>b

@@ -426,7 +426,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
         first = start if all_int else int(start)
         second = start + step if all_int else int(start + step)
         lo, hi = INT_RANGE[code]
-        for v in (first, second) if n > 1 else (first,):
+        for v in (first, second)[:min(n, 2)]:
             if not lo <= v <= hi:
                 raise OverflowError(f"arange's value {v} is out of bounds for {dtype}")
         i0 = _wrapped(first)

@@ -23,14 +23,7 @@ struct fold_sum {
 struct fold_prod {
     static constexpr int extreme = 0;
     template <class A> static A identity() { return A(1); }
-    // A complex product from the identity is the factor itself, as NumPy's fold starts from
-    // its first element: (1 + 0j) * (inf + 0j) by the formula is inf + nanj (0 * inf).
-    template <class A> static A f(A a, A b) {
-        if constexpr (is_complex_v<A>) {
-            if (a == A(1)) return b;
-        }
-        return mul_(a, b);
-    }
+    template <class A> static A f(A a, A b) { return mul_(a, b); }
 };
 struct fold_max {
     static constexpr int extreme = 1;
