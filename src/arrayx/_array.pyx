@@ -1106,15 +1106,15 @@ cdef object binary_op(int op, object a, object b, bint operator):
     cdef Fresh r
     if isinstance(a, Array):
         x = <Array>a
+        if isinstance(b, Array):
+            return fresh(binary(op, x._storage, x._layout, x._code, (<Array>b)._storage,
+                                (<Array>b)._layout, (<Array>b)._code, &r), &r)
         if isinstance(b, (np.number, np.bool_)):
             # A NumPy scalar takes part with its own dtype, as a 0-d array (NumPy's rule, and
             # the same as in the reflected order, which NumPy's scalar sends through
             # __array_ufunc__): np.float64 and np.complex128 subclass float and complex, so
             # they would otherwise count as weak Python scalars.
-            b = _asarray(b, device=x._storage.device)
-        if isinstance(b, Array):
-            return fresh(binary(op, x._storage, x._layout, x._code, (<Array>b)._storage,
-                                (<Array>b)._layout, (<Array>b)._code, &r), &r)
+            return binary_op(op, a, _asarray(b, device=x._storage.device), operator)
         if _is_scalar(b):
             if op == OP_POW and _is_square(b, x._code):
                 return fresh(unary(OP_SQUARE, x._storage, x._layout, x._code, &r), &r)

@@ -194,11 +194,10 @@ def result_type(*arrays_and_dtypes: object) -> np.dtype:
     for x in arrays_and_dtypes:
         # A NumPy scalar has its dtype, as beside an array in an operator (np.float64 and
         # np.complex128 subclass float and complex); a class (np.float64 itself) is a dtype.
-        kind = None if isinstance(x, np.generic) else _scalar_kind(x)
-        if kind is not None:
-            scalars.append(kind)
-        elif isinstance(x, np.generic):
+        if isinstance(x, np.generic):
             dtypes.append(as_dtype(x.dtype))
+        elif (kind := _scalar_kind(x)) is not None:
+            scalars.append(kind)
         elif hasattr(x, "__array_namespace__") and not isinstance(x, type):
             dtypes.append(x.dtype)
         else:
