@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import to_np
 from needs_torch import import_torch
 
 import arrayx as ax
@@ -21,7 +22,7 @@ torch.set_default_dtype(torch.float64)
 
 def _both(ours, theirs, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """arrayx's gradient of the scalar ``ours(x)`` and PyTorch's of ``theirs(x)``."""
-    got = np.asarray(grad(ours)(ax.asarray(x)))
+    got = to_np(grad(ours)(ax.asarray(x)))
     t = torch.tensor(x, requires_grad=True)
     theirs(t).backward()
     return got, t.grad.numpy()
@@ -51,7 +52,7 @@ def test_pow_with_an_array_exponent_of_zero_at_zero():
     x = np.array([0.0, 1.5, 0.0, 2.0, 0.5])
     y = ax.asarray([0.0, 2.0, 0.0, 3.0, 1.0])
     got, want = _both(lambda a: tx.sum(tx.pow(a, y) * WA),
-                      lambda t: (torch.pow(t, torch.tensor(np.asarray(y))) * torch.tensor(W)).sum(),
+                      lambda t: (torch.pow(t, torch.tensor(to_np(y))) * torch.tensor(W)).sum(),
                       x)
     np.testing.assert_allclose(got, want, atol=1e-15)
 
@@ -94,7 +95,7 @@ def test_clip_with_min_above_max_gives_max_the_gradient():
     ts = [torch.tensor(v, requires_grad=True) for v in (x, lo, hi)]
     (torch.clamp(ts[0], ts[1], ts[2]) * torch.tensor(W)).sum().backward()
     for got, t in zip(g, ts, strict=True):
-        np.testing.assert_array_equal(np.asarray(got), t.grad.numpy())
+        np.testing.assert_array_equal(to_np(got), t.grad.numpy())
 
 
 @pytest.mark.parametrize(("shape", "axis", "correction"), [((1,), None, 1), ((3, 2), 1, 2)])
@@ -104,7 +105,7 @@ def test_var_without_a_positive_divisor_has_a_nan_gradient(shape, axis, correcti
     x = ax.asarray(np.arange(math.prod(shape), dtype=float).reshape(shape) + 1.0)
     f = lambda a: tx.sum(tx.var(a, axis=axis, correction=correction))  # noqa: E731
     assert np.isnan(float(ax.sum(ax.var(x, axis=axis, correction=correction))))
-    assert np.isnan(np.asarray(grad(f)(x))).all()
+    assert np.isnan(to_np(grad(f)(x))).all()
 
 
 @pytest.mark.parametrize("name", ["maximum", "minimum"])
@@ -115,12 +116,12 @@ def test_second_derivatives_through_maximum_and_minimum(name):
 
     x = np.array([1.0, -2.0, 3.0, 0.5, -0.1])
     f = lambda a: tx.sum(getattr(tx, name)(a, 0.0) ** 3)  # noqa: E731
-    got = np.asarray(hessian(f)(ax.asarray(x)))
+    got = to_np(hessian(f)(ax.asarray(x)))
     want = torch.autograd.functional.hessian(
         lambda t: (getattr(torch, name)(t, torch.zeros(5)) ** 3).sum(), torch.tensor(x))
     np.testing.assert_allclose(got, want.numpy(), atol=1e-12)
     twice = grad(lambda a: tx.sum(grad(f)(a)))(ax.asarray(x))
-    np.testing.assert_allclose(np.asarray(twice), want.numpy().sum(axis=0), atol=1e-12)
+    np.testing.assert_allclose(to_np(twice), want.numpy().sum(axis=0), atol=1e-12)
 
 
 @pytest.mark.parametrize("with_logabs", [False, True])
@@ -147,7 +148,7 @@ def test_hessian_of_prod_where_the_input_has_zeros(x):
     # its own derivative was 0 where it should be the product of the other elements.
     from arrayx.autograd import hessian
 
-    got = np.asarray(hessian(lambda a: tx.prod(a))(ax.asarray(x)))
+    got = to_np(hessian(lambda a: tx.prod(a))(ax.asarray(x)))
     want = torch.autograd.functional.hessian(lambda t: torch.prod(t), torch.tensor(x))
     np.testing.assert_allclose(got, want.numpy(), atol=1e-15)
 
@@ -190,5 +191,5 @@ def test_det_gradient_is_the_cofactor_matrix_also_where_singular(a):
     # The rule was conj(det) * inv(x)^H, and inv of a singular matrix raised LinAlgError.
     # PyTorch returns zeros at an exactly singular matrix (0 * inv through its LU), so the
     # oracle is the cofactor matrix: det's derivative, conjugated for a complex input.
-    got = np.asarray(grad(lambda m: tx.real(tx.linalg.det(m)))(ax.asarray(a)))
+    got = to_np(grad(lambda m: tx.real(tx.linalg.det(m)))(ax.asarray(a)))
     np.testing.assert_allclose(got, np.conj(_cofactors(a)), atol=1e-13)

@@ -409,5 +409,7 @@ print("ok")
     import sys
     here = os.path.dirname(os.path.abspath(__file__))
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, cwd=here, env={**os.environ, "PYTHONPATH": here})
+                         timeout=120, cwd=here,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             filter(None, [here, os.environ.get("PYTHONPATH")]))})
     assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])

@@ -179,5 +179,5 @@ def test_result_type_of_numpy_scalars_and_scalar_types() -> None:
     x = xp.ones(3, dtype=xp.float32)
     for args in [(np.float64,), (x, np.float32), (x, np.float64(2.0)), (x, np.complex128(1j)),
                  (xp.ones(2, dtype=xp.int8), np.int64(1)), (np.float32(1), 1.0)]:
-        want = np.result_type(*[np.asarray(a) if isinstance(a, xp.Array) else a for a in args])
+        want = np.result_type(*[to_np(a) if isinstance(a, xp.Array) else a for a in args])
         assert xp.result_type(*args) == want

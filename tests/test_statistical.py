@@ -269,7 +269,7 @@ def test_cumulative_sum_keeps_a_leading_negative_zero(dtype: type, n: int) -> No
     # scanned in ranges, each starting from the running total before it.
     a = np.full(n, -0.0, dtype)
     a[n // 2:] = np.where(np.arange(n - n // 2) % 3 == 0, 0.0, -0.0)
-    got, want = np.asarray(xp.cumulative_sum(xp.asarray(a))), np.cumsum(a)
+    got, want = to_np(xp.cumulative_sum(xp.asarray(a))), np.cumsum(a)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
     np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
@@ -283,12 +283,14 @@ def test_complex_prod_past_overflow(dtype: type, values: list) -> None:
     # A row's product was multiplied into the output's identity 1 + 0j: an overflowed
     # inf + 0j became inf + nanj (0 * inf) where NumPy's product in order stays inf + 0j.
     # (NumPy multiplies its identity in first too: the product of [inf + 0j] is inf + nanj.)
+    # The CPU's fold: a GPU folds as a tree, from the identity in every thread (devices guide).
     a = np.asarray(values, dtype=dtype)
     with np.errstate(all="ignore"):
         want = np.prod(a)
-        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a))), want)
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a, device="cpu"))), want)
         m = np.stack([a, a])
-        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m), axis=1)), np.prod(m, axis=1))
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m, device="cpu"), axis=1)),
+                                      np.prod(m, axis=1))
 
 
 @pytest.mark.parametrize(("a", "dtype"), [
@@ -298,11 +300,13 @@ def test_complex_prod_past_overflow(dtype: type, values: list) -> None:
 def test_prod_with_a_dtype_folds_in_order(a: np.ndarray, dtype: type) -> None:
     # A cast input folds chunk by chunk; each chunk's product was multiplied in, so the chunk
     # that overflowed met the 0 of the first as 0 * inf = NaN, where the product in order is 0.
+    # The CPU's fold: a GPU folds as a tree (devices guide).
     with np.errstate(all="ignore"):
         want = np.prod(a, dtype=dtype)
-        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a), dtype=dtype)), want)
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(a, device="cpu"), dtype=dtype)),
+                                      want)
         m = np.stack([a, a[::-1]])  # several rows folded into one value
-        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m), dtype=dtype)),
+        np.testing.assert_array_equal(to_np(xp.prod(xp.asarray(m, device="cpu"), dtype=dtype)),
                                       np.prod(m, dtype=dtype))
 
 

@@ -37,7 +37,8 @@ def _entry(name: str) -> Callable:
         try:
             return backend(x.device).lapack(name)(x, *args)
         except np.linalg.LinAlgError as e:
-            raise LinAlgError(f"{name}: {str(e).lower()}") from None
+            why = str(e)
+            raise LinAlgError(f"{name}: {why[:1].lower()}{why[1:]}") from None
 
     entry.__name__ = name
     entry.__doc__ = f"``lapack({name!r})`` of the input's device backend."

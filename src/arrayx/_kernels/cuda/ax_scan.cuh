@@ -36,7 +36,9 @@ AX_DEV A block_scan(A v, WarpSlots<A>& slots, A& total) {
     return v;
 }
 
-// Scans one row of n elements at in[j * si], writing out[j * so].
+// Scans one row of n elements at in[j * si], writing out[j * so]. The first tile's results are
+// its own scan, with no identity folded in (as NumPy's scans, which start from x[0]: 0.0 + -0.0
+// would lose a leading -0.0, and (1 + 0j) * (inf + 0j) is inf + nanj).
 template <class Op, class A, class U, class I>
 AX_DEV void scan_row(const A* in, I si, A* out, I so, U n, WarpSlots<A>& slots) {
     A carry = Op::template identity<A>();
@@ -45,8 +47,8 @@ AX_DEV void scan_row(const A* in, I si, A* out, I so, U n, WarpSlots<A>& slots) 
         A total;
         const A v = block_scan<Op>(j < n ? in[static_cast<I>(j) * si] : Op::template identity<A>(),
                                    slots, total);
-        if (j < n) out[static_cast<I>(j) * so] = Op::f(carry, v);
-        carry = Op::f(carry, total);
+        if (j < n) out[static_cast<I>(j) * so] = tile == 0 ? v : Op::f(carry, v);
+        carry = tile == 0 ? total : Op::f(carry, total);
     }
 }
 

@@ -103,6 +103,42 @@ class Lanes:
             return -v
         return xm.where(xm.isnan(v), xm.uint32(0xFFFFFFFF), ~self._ordered(v))
 
+    def _complex_order(self, v: object, desc: bool) -> object:
+        """The stable sorting permutation of each row of complex ``v`` in the CPU's order,
+        NumPy's: the numbers, then R + nanj, nan + Rj and nan + nanj, each by real part, then
+        imaginary part (CuPy's argsort orders the NaNs otherwise); descending, the numbers in
+        descending order and then every value with a NaN part, in its first order. Stable sorts
+        by the imaginary parts, by the real parts, then (ascending) by which parts are NaN."""
+        xm = self.xm
+        real, imag = xm.ascontiguousarray(v.real), xm.ascontiguousarray(v.imag)
+        nan_real, nan_imag = xm.isnan(real), xm.isnan(imag)
+        if desc:
+            nan = nan_real | nan_imag
+            real, imag = (xm.where(nan, xm.nan, part).astype(part.dtype) for part in (real, imag))
+        key = self._descending if desc else self._ordered
+        order = self._argsort(key(imag))
+        real = xm.take_along_axis(real, order, axis=-1)
+        order = xm.take_along_axis(order, self._argsort(key(real)), axis=-1)
+        if desc:
+            return order
+        kind = (2 * nan_real + nan_imag).astype(xm.uint8)
+        kind = xm.take_along_axis(kind, order, axis=-1)
+        return xm.take_along_axis(order, self._argsort(kind), axis=-1)
+
+    def _complex_rank(self, s: object, values: object, right: bool) -> object:
+        """``searchsorted(s, values)`` for complex ``s`` sorted in the CPU's order: how many
+        elements of ``s`` come before each value in one stable sort of both, the values first
+        (left: before the elements equal to them) or last (right)."""
+        xm = self.xm
+        n, m = s.shape[0], values.shape[0]
+        both = xm.concatenate([s, values] if right else [values, s])[None, :]
+        order = self._complex_order(both, False)[0]
+        from_s = (order < n) if right else (order >= m)
+        before = xm.cumsum(from_s) - from_s
+        out = xm.empty(m, dtype=xm.int64)
+        out[order[~from_s] - (n if right else 0)] = before[~from_s]
+        return out
+
     def _unequal(self, a: object, b: object) -> object:
         """``a != b`` elementwise as IEEE 754 compares (NaN unequal to itself)."""
         xm = self.xm
@@ -117,7 +153,9 @@ class Lanes:
     def sort_rows(self, code: int, address: int, rows: int, n: int, desc: bool) -> None:
         """Sort each of ``rows`` contiguous rows of ``n`` in place (stable)."""
         v = self._keys(self._rows(address, rows, n, code), code, True)
-        if v.dtype.kind == "f":
+        if v.dtype.kind == "c":
+            v[...] = self.xm.take_along_axis(v, self._complex_order(v, desc), axis=-1)
+        elif v.dtype.kind == "f":
             # Through the stable permutation, so that -0.0 and 0.0 (equal) keep their order, as
             # the CPU's stable sort keeps them; descending with the NaNs last, as ascending.
             keys = self._descending(v) if desc else self._ordered(v)
@@ -132,7 +170,9 @@ class Lanes:
         """The stable sorting permutation of each row, into int64 ``out``."""
         v = self._keys(self._rows(address, rows, n, code), code, False)
         o = self._rows(out, rows, n, 4)
-        if desc and v.dtype.kind == "f":
+        if v.dtype.kind == "c":
+            o[...] = self._complex_order(v, desc)
+        elif desc and v.dtype.kind == "f":
             o[...] = self._argsort(self._descending(v))  # NaNs last, ties in their first order
         elif desc:
             # Stable descending: the reversed order of a stable ascending sort of the reversed
@@ -152,9 +192,12 @@ class Lanes:
                 bad = int(order[(order < 0) | (order >= n)][0])
                 raise IndexError(f"sorter holds an index out of range: {bad}")
             s = s[order]
-        self._flat(out, m, 4)[...] = xm.searchsorted(
-            self._ordered(s), self._ordered(self._flat(values, m, code)),
-            side="right" if right else "left")
+        v = self._flat(values, m, code)
+        if s.dtype.kind == "c":
+            self._flat(out, m, 4)[...] = self._complex_rank(s, v, right)
+            return
+        self._flat(out, m, 4)[...] = xm.searchsorted(self._ordered(s), self._ordered(v),
+                                                     side="right" if right else "left")
 
     def run_starts(self, code: int, address: int, n: int, starts: int) -> int:
         """Where each run of equal elements of ``n`` sorted ones starts; the run count."""

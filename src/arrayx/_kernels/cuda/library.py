@@ -11,6 +11,9 @@ layouts the callers rely on).
 from __future__ import annotations
 
 import math
+import threading
+
+import numpy as np
 
 from arrayx import _devices
 
@@ -38,10 +41,18 @@ def array(r: object, device: object) -> object:
     return out
 
 
+# cuFFT plans and their work areas may not be used by two host threads at once (cuFFT's
+# thread-safety rules): several Python threads calling fft at once failed with
+# CUFFT_EXEC_FAILED. The calls only queue work on the device, so one at a time costs little.
+_FFT_LOCK = threading.Lock()
+
+
 def fft(name: str, a: object, **kwargs: object) -> object:
     """``xm.fft.<name>(a, **kwargs)`` (``numpy.fft``'s signature) for an array on a device."""
     xm = _backend(a).xm
-    return array(getattr(xm.fft, name)(view(a), **kwargs), a.device)
+    with _FFT_LOCK:
+        r = getattr(xm.fft, name)(view(a), **kwargs)
+    return array(r, a.device)
 
 
 def solve(x1: object, x2: object, dtype: object) -> object:
@@ -74,12 +85,22 @@ def eigh(x: object, vectors: bool) -> tuple:
     return array(w, x.device), array(xm.conj(xm.swapaxes(v, -1, -2)), x.device)
 
 
+def _finite(xm: object, a: object) -> object:
+    """``a``, a library array; LinAlgError unless each element (complex: both parts) is finite,
+    as ``_lapack.finite_only``: cuSOLVER's SVD returns from a NaN or an infinity without an
+    error, and its general eigensolver fails with an internal error."""
+    if not bool(xm.isfinite(a).all()):
+        raise np.linalg.LinAlgError("the matrix contains infinities or NaNs")
+    return a
+
+
 def svd(x: object, vectors: bool, full: bool) -> tuple:
     """``_lapack.svd`` on a device: ``(U, S, Vh)``, ``U`` and ``Vh`` None without ``vectors``."""
     xm = _backend(x).xm
+    a = _finite(xm, view(x))
     if not vectors:
-        return None, array(xm.linalg.svd(view(x), compute_uv=False), x.device), None
-    u, s, vh = xm.linalg.svd(view(x), full_matrices=full)
+        return None, array(xm.linalg.svd(a, compute_uv=False), x.device), None
+    u, s, vh = xm.linalg.svd(a, full_matrices=full)
     return array(u, x.device), array(s, x.device), array(vh, x.device)
 
 
@@ -92,13 +113,15 @@ def qr(x: object, complete: bool) -> tuple:
 def eig(x: object, vectors: bool) -> tuple:
     """``_lapack.eig`` on a device: ``(w, v)``, complex; TypeError where the library has no
     general eigensolver."""
-    linalg = _backend(x).xm.linalg
+    xm = _backend(x).xm
+    linalg = xm.linalg
     if not hasattr(linalg, "eig"):
         raise TypeError(f"eig has no kernels for arrays on {x.device} with this CuPy; call "
                         f"to_device('cpu') first")
+    a = _finite(xm, view(x))
     if not vectors:
-        return array(_complex(linalg.eigvals(view(x))), x.device), None
-    w, v = linalg.eig(view(x))
+        return array(_complex(linalg.eigvals(a)), x.device), None
+    w, v = linalg.eig(a)
     return array(_complex(w), x.device), array(_complex(v), x.device)
 
 
