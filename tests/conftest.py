@@ -59,7 +59,7 @@ HOST_MODULES = frozenset({
     "test_interop", "test_interop_torch", "test_leaks", "test_memory_order",
     "test_numpy_protocols", "test_numpy_semantics", "test_parallel_paths", "test_pydata_stack",
     "test_strict", "test_threads", "test_vector_math", "test_autograd_third_party",
-    "test_products_split", "test_bench_timer",
+    "test_products_split", "test_bench_timer", "test_fft_four_step",
 })
 
 

@@ -52,7 +52,15 @@ template <class T> AX_HD T mul_(T a, T b) {
 template <class T> AX_HD T neg(T a) {
     if constexpr (is_boolean_v<T>) return a;
     else if constexpr (dstd::is_integral_v<T>) return static_cast<T>(-static_cast<wrap_t<T>>(a));
+#ifdef __CUDA_ARCH__
+    // IEEE 754's negate flips the sign bit of every value, a NaN's too (as x86's and NumPy's);
+    // the GPU's negation leaves a NaN's sign unspecified (negative(nan) kept the sign bit clear).
+    else if constexpr (is_complex_v<T>) return T(neg(a.real()), neg(a.imag()));
+    else if constexpr (sizeof(T) == 4) return __uint_as_float(__float_as_uint(a) ^ 0x80000000u);
+    else return __longlong_as_double(__double_as_longlong(a) ^ (1ll << 63));
+#else
     else return -a;
+#endif
 }
 template <class T> AX_HD real_t<T> absolute(T a) {
     if constexpr (is_complex_v<T>) return dstd::hypot(a.real(), a.imag());

@@ -11,7 +11,6 @@ layouts the callers rely on).
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
@@ -41,18 +40,10 @@ def array(r: object, device: object) -> object:
     return out
 
 
-# cuFFT plans and their work areas may not be used by two host threads at once (cuFFT's
-# thread-safety rules): several Python threads calling fft at once failed with
-# CUFFT_EXEC_FAILED. The calls only queue work on the device, so one at a time costs little.
-_FFT_LOCK = threading.Lock()
-
-
 def fft(name: str, a: object, **kwargs: object) -> object:
     """``xm.fft.<name>(a, **kwargs)`` (``numpy.fft``'s signature) for an array on a device."""
     xm = _backend(a).xm
-    with _FFT_LOCK:
-        r = getattr(xm.fft, name)(view(a), **kwargs)
-    return array(r, a.device)
+    return array(getattr(xm.fft, name)(view(a), **kwargs), a.device)
 
 
 def solve(x1: object, x2: object, dtype: object) -> object:
