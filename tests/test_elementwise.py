@@ -416,6 +416,21 @@ def test_complex_quotients_that_overflow_match_numpy(dtype: type, n: int) -> Non
             _same_signs(got.imag, want.imag)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_negative_and_conj_flip_the_sign_of_a_nan(dtype: type) -> None:
+    # IEEE 754's negate flips every sign bit, a NaN's too, as NumPy; a GPU's own negation
+    # leaves a NaN's sign unspecified (negative(nan) kept it clear on an H200).
+    nan = np.float64(np.nan)
+    parts = np.array([nan, -nan, 0.0, -0.0, 1.5])
+    a = (parts[:, None] + 1j * parts[None, :]).ravel() if np.dtype(dtype).kind == "c" else parts
+    a = a.astype(dtype)
+    for name in ("negative", "conj"):
+        got, want = to_np(getattr(xp, name)(xp.asarray(a))), getattr(np, name)(a)
+        for part in ("real", "imag"):
+            np.testing.assert_array_equal(np.signbit(getattr(got, part)),
+                                          np.signbit(getattr(want, part)), err_msg=name)
+
+
 def _same_signs(got: np.ndarray, want: np.ndarray) -> None:
     """The signs of ``want``'s numbers (zeros included) in ``got``. A NaN that arithmetic made
     has no sign to compare: x86 makes them negative, a GPU positive."""

@@ -104,7 +104,7 @@ template <class T> AX_HD real_t<T> imag_part(T a) {
     else return real_t<T>(0);
 }
 template <class T> AX_HD T conjugate(T a) {
-    if constexpr (is_complex_v<T>) return dstd::conj(a);
+    if constexpr (is_complex_v<T>) return T(a.real(), neg(a.imag()));  // a NaN's sign too (neg)
     else return a;
 }
 

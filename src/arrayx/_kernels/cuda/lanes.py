@@ -240,7 +240,11 @@ class Lanes:
             o[...] = invert
             return
         t = self._flat(table, n, code)
-        at = xm.minimum(xm.searchsorted(self._ordered(t), self._ordered(v)), n - 1)
+        # A complex table is sorted in NumPy's NaN order, which CuPy's searchsorted does not
+        # follow (it compares real parts first whatever the imaginary part): ranks from
+        # _complex_rank.
+        at = xm.minimum(self._complex_rank(t, v, False) if t.dtype.kind == "c" else
+                        xm.searchsorted(self._ordered(t), self._ordered(v)), n - 1)
         found = ~self._unequal(t[at], v)
         o[...] = ~found if invert else found
 
