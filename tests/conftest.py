@@ -127,6 +127,43 @@ def churn_thread_count(stop: float, pause: float) -> None:
         time.sleep(pause)
 
 
+def fft_errors_from_threads(x: object, want: np.ndarray, seconds: float,
+                            churn: bool) -> list[str]:
+    """What went wrong when three Python threads computed ``arrayx.fft.fft(x)`` (compared with
+    ``want``) again and again for ``seconds``, with a fourth changing arrayx's thread count
+    (``churn_thread_count``) where ``churn``: each thread's first exception, or "wrong result";
+    the thread count is restored after."""
+    import threading
+    import time
+
+    import arrayx as xp
+
+    stop, errors = time.monotonic() + seconds, []
+    before = xp.get_num_threads()
+
+    def call() -> None:
+        while time.monotonic() < stop and not errors:
+            try:
+                got = to_np(xp.fft.fft(x))
+            except Exception as e:  # noqa: BLE001 - any failure is the finding
+                errors.append(f"{type(e).__name__}: {e}")
+                return
+            if not np.allclose(got, want, rtol=0, atol=1e-9 * np.abs(want).max()):
+                errors.append("wrong result")
+
+    threads = [threading.Thread(target=call) for _ in range(3)]
+    if churn:
+        threads.append(threading.Thread(target=churn_thread_count, args=(stop, 0.001)))
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        xp.set_num_threads(before)
+    return errors
+
+
 shapes = hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5)
 nonempty_shapes = hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=5)
 

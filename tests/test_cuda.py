@@ -244,36 +244,10 @@ def test_fft_from_several_threads(churn: bool) -> None:
     """Three Python threads transform one array at once, with or without another changing
     arrayx's thread count: on an H200 (2026-11-28), with the churn, a call raised cuFFT's
     CUFFT_EXEC_FAILED, and serialising the calls did not stop it."""
-    import threading
-    import time
-
-    from conftest import churn_thread_count
+    from conftest import fft_errors_from_threads
 
     a = np.random.default_rng(5).standard_normal(1 << 17) * (1 + 1j)
-    x, want = xp.asarray(a, device=DEV), np.fft.fft(a)
-    stop, errors = time.monotonic() + 2.0, []
-    before = xp.get_num_threads()
-
-    def call() -> None:
-        while time.monotonic() < stop and not errors:
-            try:
-                got = np.asarray(xp.fft.fft(x).to_device("cpu"))
-            except Exception as e:  # noqa: BLE001 - any failure is the finding
-                errors.append(f"{type(e).__name__}: {e}")
-                return
-            if not np.allclose(got, want, rtol=0, atol=1e-9 * np.abs(want).max()):
-                errors.append("wrong result")
-
-    threads = [threading.Thread(target=call) for _ in range(3)]
-    if churn:
-        threads.append(threading.Thread(target=churn_thread_count, args=(stop, 0.001)))
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        xp.set_num_threads(before)
+    errors = fft_errors_from_threads(xp.asarray(a, device=DEV), np.fft.fft(a), 2.0, churn)
     assert not errors, errors[:3]
 
 

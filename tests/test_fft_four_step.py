@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import churn_thread_count, to_np
+from conftest import fft_errors_from_threads, to_np
 
 import arrayx as xp
 from arrayx.fft import _four_step
@@ -105,34 +105,7 @@ def test_the_transform_threads_work_in_a_forked_child() -> None:
 def test_callers_in_several_threads_while_the_thread_count_changes() -> None:
     # The worker pool is shared and the thread count process-wide: a caller that replaced the
     # pool for its own count shut down one another caller was about to submit to.
-    import threading
-    import time
-
     rng = np.random.default_rng(5)
     a = rng.standard_normal(1 << 17) + 1j * rng.standard_normal(1 << 17)
-    x = xp.asarray(a)
-    want = np.fft.fft(a)
-    before = xp.get_num_threads()
-    stop = time.monotonic() + 3.0
-    errors: list[str] = []
-
-    def call() -> None:
-        while time.monotonic() < stop and not errors:
-            try:
-                got = to_np(xp.fft.fft(x))
-            except Exception as e:  # noqa: BLE001 - any failure is the finding
-                errors.append(f"{type(e).__name__}: {e}")
-                return
-            if not np.allclose(got, want, rtol=0, atol=1e-9 * np.abs(want).max()):
-                errors.append("wrong result")
-
-    threads = [threading.Thread(target=call) for _ in range(3)] + [
-        threading.Thread(target=churn_thread_count, args=(stop, 0.001))]
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        xp.set_num_threads(before)
+    errors = fft_errors_from_threads(xp.asarray(a), np.fft.fft(a), 3.0, churn=True)
     assert not errors, errors[:3]
