@@ -32,9 +32,7 @@ from arrayx._engine cimport (
 )
 from arrayx._kernels.dtype_codes cimport DT_COMPLEX128, DT_COMPLEX64, DT_FLOAT32, DT_FLOAT64
 
-from arrayx._elementwise import isfinite
 from arrayx._manipulation import matrix_transpose
-from arrayx._utility import all as all_true
 from arrayx.linalg._bridge import LinAlgError
 
 __all__ = ["cholesky", "eig", "eigh", "inv", "lu_factor", "qr", "solve", "svd"]
@@ -96,16 +94,6 @@ cdef int converged(int64_t bad, str what) except -1:
     """LinAlgError unless ``bad``, the first matrix whose ``what`` did not converge, is -1."""
     if bad >= 0:
         raise LinAlgError(f"{what} did not converge")
-    return 0
-
-
-cdef int finite_only(Array a, str what) except -1:
-    """LinAlgError unless every element of ``a`` (complex: both parts) is finite. gesdd and
-    geev refuse a NaN norm with a negative info, leaving their outputs unwritten, and geev's
-    clean-up after that writes outside its eigenvalue arrays (an inf off the diagonal aborted
-    the process with a double free), as NumPy checks first too."""
-    if not all_true(isfinite(a)):
-        raise LinAlgError(f"{what}: the matrix contains infinities or NaNs")
     return 0
 
 
@@ -420,7 +408,6 @@ def svd(Array x, bint vectors, bint full) -> tuple:
     # hands it to the same gesdd: the singular vectors then have NumPy's signs. U and Vh come
     # back column-major too, and are returned as transposed views of their buffers.
     cdef Array a = contiguous_copy(matrix_transpose(x), code)
-    finite_only(a, "svd")
     cdef Layout L = a._layout
     cdef int64_t batches = L.size // mn
     cdef int64_t shape[MAXDIM]
@@ -609,7 +596,6 @@ def eig(Array x, bint vectors) -> tuple:
     cdef int ccode = DT_COMPLEX64 if real_code(code) == DT_FLOAT32 else DT_COMPLEX128
     cdef bint real = code < DT_COMPLEX64
     cdef Array at = contiguous_copy(<Array>x.mT, code)
-    finite_only(at, "eig")
     cdef Layout L = at._layout
     cdef Array w = new_array(contiguous(L.ndim - 1, L.shape_), ccode, x._storage.device)
     cdef Array v = new_array(contiguous(L.ndim, L.shape_), ccode, x._storage.device) \

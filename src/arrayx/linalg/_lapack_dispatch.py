@@ -16,6 +16,8 @@ from collections.abc import Callable
 import numpy as np
 
 from arrayx._devices import backend, register_host
+from arrayx._elementwise import isfinite
+from arrayx._utility import all as all_true
 from arrayx.linalg import _lapack
 from arrayx.linalg._bridge import LinAlgError
 
@@ -30,10 +32,17 @@ def _host_lapack(name: str) -> Callable:
 register_host(lapack=_host_lapack)
 
 
-def _entry(name: str) -> Callable:
-    """The entry ``name`` on its first argument's device."""
+def _entry(name: str, finite: bool = False) -> Callable:
+    """The entry ``name`` on its first argument's device; with ``finite``, LinAlgError first
+    unless every element of the matrices (complex: both parts) is finite, on every device:
+    gesdd and geev refuse a NaN norm with a negative info, leaving their outputs unwritten,
+    and geev's clean-up after that writes outside its eigenvalue arrays (an inf off the
+    diagonal aborted the process with a double free); cuSOLVER's SVD returns from one without
+    an error and its eig fails internally. NumPy checks first too."""
 
     def entry(x, *args):
+        if finite and not bool(all_true(isfinite(x))):
+            raise LinAlgError(f"{name}: the matrix contains infinities or NaNs")
         try:
             return backend(x.device).lapack(name)(x, *args)
         except np.linalg.LinAlgError as e:
@@ -46,10 +55,10 @@ def _entry(name: str) -> Callable:
 
 
 cholesky = _entry("cholesky")
-eig = _entry("eig")
+eig = _entry("eig", finite=True)
 eigh = _entry("eigh")
 inv = _entry("inv")
 lu_factor = _entry("lu_factor")
 qr = _entry("qr")
 solve = _entry("solve")
-svd = _entry("svd")
+svd = _entry("svd", finite=True)
